@@ -1,0 +1,189 @@
+"""The engine's core: primitives, `bind`, the stack of active transformations.
+
+Every operation in `rune.nx` ends in `Primitive.bind`. With no transformation
+active, `bind` calls the primitive's numpy `impl` and wraps the result (the
+eager fast path). Otherwise it hands the primitive to the innermost
+transformation among its arguments, which applies the matching rule: a jvp
+rule for forward mode and the record, an abstract rule for jit, a batching
+rule for vmap.
+
+Each transformation instance is a `Trace` with its own level (its depth in
+the stack). A `Tracer` belongs to exactly one trace; arguments of lower levels
+are constants to it. That is what keeps nested derivatives apart: in
+d/dx [x * d/dy (x + y)], the inner derivative sees `x` as a constant.
+"""
+
+from __future__ import annotations
+
+from .nx.tensor import Tensor, TracedValueError
+
+__all__ = [
+    "Primitive", "binder", "Scaled", "Trace", "Tracer", "TracedValueError", "new_trace", "Tensor",
+]
+
+
+class Primitive:
+    """An operation with rules: the only thing the transformations know.
+
+    Attributes (set by the family that defines the primitive):
+      impl(*values, **params): the numpy computation.
+      abstract_eval(*avals, **params) -> (shape, dtype): for jit and the record.
+      jvp_rules: one rule per argument, `rule(t, ans, *args, **params)`, giving
+        that argument's contribution to the output tangent (JVPs are linear in
+        the tangents, so contributions add). `None` means no rule: raise.
+        A `Scaled(factor)` rule says the contribution is `t * factor(ans, *args)`.
+      jvp: a whole rule `(primals, tangents, **params) -> (out, tangent)` for the
+        primitives whose derivative is not a sum of per-argument parts.
+      transpose_rules: for linear primitives, one rule per argument,
+        `rule(ct, *args, **params)` with the linear arguments given as record
+        variables (which carry shape and dtype but no value).
+      batch(values, dims, **params) -> (out, out_dim): the vmap rule.
+      zero_derivative: the output does not move with the inputs (floor, sign...).
+    """
+
+    __slots__ = (
+        "name", "impl", "abstract_eval", "jvp_rules", "jvp", "transpose_rules",
+        "batch", "zero_derivative", "call", "__weakref__",
+    )
+
+    def __init__(self, name, impl, abstract_eval=None):
+        self.name = name
+        self.impl = impl
+        self.abstract_eval = abstract_eval
+        self.jvp_rules = None
+        self.jvp = None
+        self.transpose_rules = None
+        self.batch = None
+        self.zero_derivative = False
+        self.call = self.bind  # replaced by the faster function that `binder` makes
+
+    def __repr__(self):
+        return self.name
+
+    def bind(self, *args, **params):
+        """Apply the primitive to values or tracers (see the module docstring)."""
+        trace = None
+        for arg in args:
+            if isinstance(arg, Tracer):
+                arg_trace = arg._trace
+                if trace is None or arg_trace.level > trace.level:
+                    trace = arg_trace
+        if trace is None:
+            out = _new_tensor(Tensor)
+            out._value = self.impl(*[a._value if type(a) is Tensor else a for a in args],
+                                   **params)
+            return out
+        if not trace.active:
+            raise _leaked(trace)
+        return trace.process(self, args, params)
+
+
+_new_tensor = object.__new__
+_SCALARS = (int, float, complex, bool)
+_NO_PARAMS: dict = {}  # shared, never mutated
+
+
+def binder(prim, arity=None):
+    """The function users and rules call to apply `prim`: `sin(x)`.
+
+    It is `prim.bind` with the eager case of one or two arguments and no
+    parameters written out, because that case is most of the calls: values
+    go straight to numpy. The function carries its primitive as `.primitive`.
+    """
+    impl, bind = prim.impl, prim.bind
+    if arity == 1:
+        def call(x):
+            if type(x) is Tensor:
+                out = _new_tensor(Tensor)
+                out._value = impl(x._value)
+                return out
+            if isinstance(x, Tracer) and x._trace.active:  # one argument: its trace is the top
+                return x._trace.process(prim, (x,), _NO_PARAMS)
+            return bind(x)
+    elif arity == 2:
+        def call(x, y):
+            tx, ty = type(x), type(y)
+            if (tx is Tensor or tx in _SCALARS) and (ty is Tensor or ty in _SCALARS):
+                out = _new_tensor(Tensor)
+                out._value = impl(x._value if tx is Tensor else x, y._value if ty is Tensor else y)
+                return out
+            return bind(x, y)
+    else:
+        def call(*args, **params):
+            return bind(*args, **params)
+    call.primitive = prim
+    call.__name__ = call.__qualname__ = prim.name
+    prim.call = call
+    return call
+
+
+class Scaled:
+    """A jvp rule of the form `t * factor(ans, *args)`: the elementwise common case.
+
+    Stated as data rather than as a function of t so that reverse mode can
+    record it as one multiplication without running a rule on a tangent.
+    """
+
+    __slots__ = ("factor",)
+
+    def __init__(self, factor):
+        self.factor = factor
+
+    def __call__(self, t, ans, *args, **params):
+        return t * self.factor(ans, *args, **params)
+
+
+def _leaked(trace):
+    return RuntimeError(
+        f"a value traced by {trace.transform} escaped it: it was used after the "
+        f"transformation returned (return it from the function instead of storing it)"
+    )
+
+
+class Trace:
+    """One active transformation; its tracers know it, and it knows its level."""
+
+    transform = "rune"  # the public name, for messages: "rune.jit"
+
+    def __init__(self, level):
+        self.level = level
+        self.active = True
+
+    def process(self, prim, args, params):
+        raise NotImplementedError
+
+
+class Tracer(Tensor):
+    """A value seen by a transformation: shape and dtype, and maybe no data.
+
+    Tracers subclass Tensor so that user code (operators, methods, `nx`
+    functions) works on them unchanged. Reading the data of a tracer
+    (`item`, `float`, `numpy()`...) goes through `_concrete`, which each kind
+    of tracer answers: forward/reverse tracers hold a real primal underneath,
+    jit and vmap tracers do not and raise TracedValueError.
+    """
+
+    __slots__ = ("_trace",)
+
+    def _concrete(self, read, lossless=False):
+        raise TracedValueError(f"{read}: the value is traced by {self._trace.transform}")
+
+
+_stack: list[Trace] = []
+
+
+class new_trace:
+    """`with new_trace(JVPTrace) as trace:` pushes a transformation for the block."""
+
+    __slots__ = ("trace",)
+
+    def __init__(self, trace_type, *args):
+        self.trace = trace_type(len(_stack), *args)
+
+    def __enter__(self):
+        _stack.append(self.trace)
+        return self.trace
+
+    def __exit__(self, *exc):
+        self.trace.active = False
+        _stack.pop()

@@ -1,0 +1,25 @@
+"""`rune.detach`: hold a value constant under every differentiation."""
+
+from __future__ import annotations
+
+from . import ptree
+from .primitives.elementwise import stop_gradient as _stop_gradient
+
+
+def detach(x):
+    """x itself, with a zero derivative under every differentiation around it.
+
+    Works on tensors and on structures of tensors (each leaf is detached).
+    Under differentiation it returns the value below the differentiation's
+    tracer, so `float(rune.detach(x))` reads a traced number on purpose.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> x = nx.array([1.0, 2.0])
+    >>> print(rune.grad(lambda x: nx.sum(x * rune.detach(x)))(x))
+    float64 [2] [1, 2]
+    """
+    return ptree.map(_stop_gradient, x)
+
+
+stop_gradient = detach

@@ -1,0 +1,184 @@
+"""Forward mode: carry a tangent beside each value (`rune.jvp`).
+
+A JVPTracer pairs a primal (a value of the level below) with a tangent of the
+same shape and dtype. Applying a primitive to JVPTracers applies it to the
+primals and its jvp rules to the tangents. A tangent of `None` is a symbolic
+zero: the value does not depend on this level's inputs, and no rule runs for it.
+"""
+
+from __future__ import annotations
+
+from . import ptree
+from .arguments import FlatFunction, check_like, check_structure, flatten_tensors
+from .core import Scaled, Trace, Tracer, new_trace
+from .primitives.elementwise import add, multiply
+from .primitives.shape import broadcast_like, zeros_like
+
+
+def apply_jvp(prim, primals, tangents, params, scale):
+    """The primitive's output and output tangent (None if zero).
+
+    `scale(t, factor, ans)` multiplies a tangent by a factor: a real
+    multiplication in forward mode, one recorded equation in reverse mode.
+    """
+    if prim.jvp is not None:
+        return prim.jvp(primals, tangents, **params)
+    ans = prim.call(*primals, **params)
+    if prim.zero_derivative:
+        return ans, None
+    rules = prim.jvp_rules
+    if rules is None:
+        raise NotImplementedError(_no_rule_message(prim))
+    out = None
+    for rule, t in zip(rules, tangents):
+        if t is None:
+            continue
+        if type(rule) is Scaled:
+            part = scale(t, rule.factor(ans, *primals, **params), ans)
+        elif rule is None:
+            raise NotImplementedError(_no_rule_message(prim))
+        else:
+            part = rule(t, ans, *primals, **params)
+            if part is None:  # the rule says this argument does not move the output
+                continue
+        out = part if out is None else add(out, part)
+    if out is not None and out.shape != ans.shape:
+        out = broadcast_like(out, ans)
+    return ans, out
+
+
+def _no_rule_message(prim):
+    return (
+        f"rune has no derivative rule for {prim.name}: it cannot be differentiated. "
+        f"If the derivative through it should be zero, wrap its input in rune.detach(...)"
+    )
+
+
+class JVPTracer(Tracer):
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace, primal, tangent):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
+    @property
+    def shape(self):
+        return self.primal.shape
+
+    @property
+    def dtype(self):
+        return self.primal.dtype
+
+    def _concrete(self, read, lossless=False):
+        return concrete_primal(self, read, lossless)
+
+
+def concrete_primal(tracer, read, lossless):
+    """Differentiation tracers hold a real value underneath: reads that keep
+    the derivative exact (bool, int: piecewise constant) may see it; reads that
+    would drop it (float, item, numpy) raise, pointing to rune.detach."""
+    if lossless:
+        return tracer.primal._concrete(read, lossless)
+    from .nx.tensor import TracedValueError
+
+    raise TracedValueError(
+        f"{read}: the value is traced by {tracer._trace.transform}, and reading it as "
+        f"a number would drop its derivative; read rune.detach(x) to mean that"
+    )
+
+
+class JVPTrace(Trace):
+    def __init__(self, level, transform="rune.jvp"):
+        super().__init__(level)
+        self.transform = transform
+
+    def process(self, prim, args, params):
+        primals = []
+        tangents = []
+        for a in args:
+            if type(a) is JVPTracer and a._trace is self:
+                primals.append(a.primal)
+                tangents.append(a.tangent)
+            else:
+                primals.append(a)
+                tangents.append(None)
+        ans, tangent = apply_jvp(prim, primals, tangents, params, _multiply)
+        if tangent is None:
+            return ans
+        return JVPTracer(self, ans, tangent)
+
+
+def _multiply(t, factor, ans):
+    return multiply(t, factor)
+
+
+def jvp_flat(f, primals, tangents, transform="rune.jvp"):
+    """f(*primals) and its tangent along `tangents` (lists of leaves; None = zero)."""
+    with new_trace(JVPTrace, transform) as trace:
+        tracers = [p if t is None else JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
+        outs = f(*tracers)
+        out_primals, out_tangents = [], []
+        for out in outs:
+            if type(out) is JVPTracer and out._trace is trace:
+                out_primals.append(out.primal)
+                out_tangents.append(out.tangent)
+            else:
+                out_primals.append(out)
+                out_tangents.append(None)
+    return out_primals, out_tangents
+
+
+def jvp(f, primals, tangents, has_aux=False):
+    """Forward mode: f's value at `primals` and its derivative along `tangents`.
+
+    Args:
+      f: a function of tensors (or structures of tensors).
+      primals: a tuple (or list) of f's positional arguments.
+      tangents: a tuple of the same structure, each leaf of its primal's shape
+        and dtype: the direction to differentiate along.
+      has_aux: f returns a pair (output, aux); aux is returned undifferentiated.
+
+    Returns:
+      `(out, out_tangent)`, or `(out, out_tangent, aux)` with has_aux.
+
+    Raises:
+      TypeError: primals or tangents not a tuple, a leaf not a tensor, a
+        tangent of another dtype.
+      ValueError: tangents of another structure or a leaf of another shape
+        (the message names the leaf).
+
+    >>> import rune
+    >>> from rune import nx
+    >>> out, tangent = rune.jvp(nx.sin, (nx.array(0.0),), (nx.array(1.0),))
+    >>> print(out, tangent, sep="\n")
+    float64 [] 0
+    float64 [] 1
+    """
+    primal_leaves, structure, tangent_leaves = _primals_and_tangents(primals, tangents, "rune.jvp")
+    flat_f = FlatFunction(f, structure, "rune.jvp", has_aux)
+    out_primals, out_tangents = jvp_flat(flat_f, primal_leaves, tangent_leaves)
+    out_tangents = [zeros_like(p) if t is None else t
+                    for p, t in zip(out_primals, out_tangents)]
+    out, aux = flat_f.split(out_primals)
+    tangent_out = ptree.unflatten(flat_f.out_structure, out_tangents[: flat_f.num_out])
+    return (out, tangent_out, aux) if has_aux else (out, tangent_out)
+
+
+def _primals_and_tangents(primals, tangents, transform):
+    """Flatten and check jvp-style arguments; integer primals get no tangent."""
+    for name, value in (("primals", primals), ("tangents", tangents)):
+        if not isinstance(value, (tuple, list)):
+            raise TypeError(
+                f"{transform}: {name} must be a tuple of f's positional arguments, "
+                f"got {type(value).__name__} (write ({name[:-1]},) for one argument)"
+            )
+    primal_leaves, structure = flatten_tensors(tuple(primals), "primals")
+    tangent_leaves, tangent_structure = flatten_tensors(tuple(tangents), "tangents")
+    check_structure(tangent_structure, structure, f"{transform}: tangents")
+    names = ptree.paths(structure, "tangents")
+    checked = []
+    for p, t, name in zip(primal_leaves, tangent_leaves, names):
+        t = check_like(t, p, f"{transform}: {name}", "tangent")
+        checked.append(t if p.dtype.kind in "fc" else None)
+    return primal_leaves, structure, checked

@@ -1,0 +1,171 @@
+"""Jacobians and Hessians, built from jvp, vjp and vmap.
+
+`jacfwd` pushes every basis tangent of the inputs through `jvp` (one batched
+call, by vmap); `jacrev` pulls every basis cotangent of the outputs through
+one pullback (also batched). The Jacobian of an output of shape S_out with
+respect to an input of shape S_in has shape S_out + S_in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import ptree
+from .arguments import check_differentiable, flatten_tensors, normalize_argnums
+from .forward import jvp
+from .nx.tensor import Tensor
+from .primitives import shape as _shape
+from .reverse import grad, vjp
+from .vmap import vmap
+
+
+def _basis(x):
+    """The identity as a stack of x-shaped tensors: shape (x.size,) + x.shape."""
+    n = int(np.prod(x.shape, dtype=np.int64))
+    return Tensor(np.eye(n, dtype=x.dtype).reshape((n,) + tuple(x.shape)))
+
+
+def _partial(f, args, nums):
+    """f as a function of the arguments at `nums` only, the others fixed."""
+    def f_of(*diff):
+        full = list(args)
+        for i, value in zip(nums, diff):
+            full[i] = value
+        return f(*full)
+    return f_of
+
+
+def _diff_args(args, argnums, transform, holomorphic):
+    nums = normalize_argnums(argnums, len(args), transform)
+    diff = tuple(args[i] for i in nums)
+    leaves, structure = flatten_tensors(diff, "args")
+    names = ptree.paths(structure, "args")
+    check_differentiable(leaves, names, transform, argnums)
+    for leaf, name in zip(leaves, names):
+        if leaf.dtype.kind == "c" and not holomorphic:
+            raise TypeError(f"{transform}: {name} is complex; pass holomorphic=True for "
+                            f"the Jacobian of a holomorphic function")
+    return nums, leaves, structure
+
+
+def _unpack(result, argnums):
+    return result if isinstance(argnums, (tuple, list)) else result[0]
+
+
+def _move_batch_last(block, out_shape, in_shape):
+    """(n_in, *out) -> (*out, *in): the batched axis goes behind the output's."""
+    block = _shape.moveaxis(block, 0, len(block.shape) - 1)
+    return _shape.reshape(block, shape=tuple(out_shape) + tuple(in_shape))
+
+
+def jacfwd(f, argnums=0, has_aux=False, holomorphic=False):
+    """The Jacobian of f by forward mode: one jvp per input element, batched.
+
+    Returns a function of f's arguments giving, for each output leaf, the
+    Jacobian with respect to argnums (structured like the arguments when
+    argnums is a tuple). Best when inputs are fewer than outputs.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> print(rune.jacfwd(lambda x: x * x)(nx.array([1.0, 2.0])))
+    float64 [2, 2]
+    [[2, 0],
+     [0, 4]]
+    """
+
+    def jacobian(*args):
+        nums, leaves, structure = _diff_args(args, argnums, "rune.jacfwd", holomorphic)
+        f_diff = _partial(f, args, nums)
+        g = (lambda *d: f_diff(*d)[0]) if has_aux else f_diff
+        out = g(*ptree.unflatten(structure, leaves))
+        out_leaves, out_structure = ptree.flatten(out)
+        columns = []  # one entry per input leaf: a list over output leaves
+        for k, leaf in enumerate(leaves):
+            def push(t, k=k):
+                tangents = [t if j == k else _shape.zeros_like(x) for j, x in enumerate(leaves)]
+                return ptree.leaves(jvp(g, tuple(ptree.unflatten(structure, leaves)),
+                                        tuple(ptree.unflatten(structure, tangents)))[1])
+            blocks = vmap(push)(_basis(leaf))
+            columns.append([_move_batch_last(b, o.shape, leaf.shape)
+                            for b, o in zip(blocks, out_leaves)])
+        result = ptree.unflatten(out_structure, [
+            _unpack(ptree.unflatten(structure, [columns[k][i] for k in range(len(leaves))]),
+                    argnums)
+            for i in range(len(out_leaves))
+        ])
+        return (result, f_diff(*ptree.unflatten(structure, leaves))[1]) if has_aux else result
+
+    return jacobian
+
+
+def jacrev(f, argnums=0, has_aux=False, holomorphic=False):
+    """The Jacobian of f by reverse mode: one pullback per output element, batched.
+
+    Same result as `jacfwd`; best when outputs are fewer than inputs.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> print(rune.jacrev(lambda x: x * x)(nx.array([1.0, 2.0])))
+    float64 [2, 2]
+    [[2, 0],
+     [0, 4]]
+    """
+
+    def jacobian(*args):
+        nums, leaves, structure = _diff_args(args, argnums, "rune.jacrev", holomorphic)
+        f_diff = _partial(f, args, nums)
+        diff_args = ptree.unflatten(structure, leaves)
+        if has_aux:
+            out, pullback, aux = vjp(f_diff, *diff_args, has_aux=True)
+        else:
+            out, pullback = vjp(f_diff, *diff_args)
+        out_leaves, out_structure = ptree.flatten(out)
+        rows = []
+        for i, o in enumerate(out_leaves):
+            def pull(ct, i=i):
+                cts = [ct if j == i else _shape.zeros_like(x) for j, x in enumerate(out_leaves)]
+                return ptree.leaves(pullback(ptree.unflatten(out_structure, cts)))
+            blocks = vmap(pull)(_basis(o))
+            rows.append(_unpack(ptree.unflatten(structure, [
+                _shape.reshape(b, shape=tuple(o.shape) + tuple(leaf.shape))
+                for b, leaf in zip(blocks, leaves)
+            ]), argnums))
+        result = ptree.unflatten(out_structure, rows)
+        return (result, aux) if has_aux else result
+
+    return jacobian
+
+
+def hessian(f, argnums=0, holomorphic=False):
+    """The Hessian of a scalar f: forward mode over reverse mode.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> print(rune.hessian(lambda x: nx.sum(x * x * x))(nx.array([1.0, 2.0])))
+    float64 [2, 2]
+    [[6, 0],
+     [0, 12]]
+    """
+    return jacfwd(jacrev(f, argnums, holomorphic=holomorphic), argnums,
+                  holomorphic=holomorphic)
+
+
+def hvp(f, primals, tangents):
+    """The Hessian-vector product of a scalar f at `primals` along `tangents`.
+
+    Forward mode over reverse mode: the jvp of the gradient, without forming
+    the Hessian. `primals` and `tangents` are tuples as for `rune.jvp`; the
+    result has the structure of `primals` (one entry per argument, unwrapped
+    when there is only one).
+
+    >>> import rune
+    >>> from rune import nx
+    >>> x = nx.array([1.0, 2.0])
+    >>> print(rune.hvp(lambda x: nx.sum(x * x * x), (x,), (nx.ones_like(x),)))
+    float64 [2] [6, 12]
+    """
+    if not isinstance(primals, (tuple, list)):
+        raise TypeError(f"rune.hvp: primals must be a tuple of f's arguments, got "
+                        f"{type(primals).__name__} (write (x,) for one argument)")
+    argnums = tuple(range(len(primals))) if len(primals) != 1 else 0
+    return jvp(grad(f, argnums=argnums), tuple(primals), tuple(tangents))[1]

@@ -1,0 +1,25 @@
+"""`rune.nx`: tensors and numpy-like operations on them.
+
+Every function here is a primitive of `rune.primitives` or a short
+composition of primitives, so every transformation applies to it.
+"""
+
+import sys as _sys
+
+from . import tensor as _tensor
+from .tensor import Tensor, TracedValueError
+from .dtypes import *  # noqa: F403
+from .creation import *  # noqa: F403
+from .math import *  # noqa: F403
+from .reductions import *  # noqa: F403
+from .shapes import *  # noqa: F403
+from .products import *  # noqa: F403
+from . import linalg  # noqa: F401  (the nx.linalg namespace)
+from ..primitives import elementwise as _elementwise
+
+# Tensor's methods and operators call these functions, which need Tensor
+# themselves: they are bound here, once both exist.
+_tensor._ops = _sys.modules[__name__]
+_tensor._prims = _elementwise
+
+__all__ = ["Tensor", "TracedValueError"]  # extended by the star imports' __all__

@@ -1,0 +1,3 @@
+"""`nx.linalg`: inverse, solve, determinants, Cholesky, norms."""
+
+__all__: list = []

@@ -1,0 +1,3 @@
+"""Products of tensors: matmul, dot, inner, outer, tensordot, einsum."""
+
+__all__: list = []

@@ -1,0 +1,270 @@
+"""Elementwise primitives: numpy ufuncs with their derivative rules.
+
+Each line gives a primitive's name, its numpy implementation and the factor
+its tangent is multiplied by (`Scaled`): d sin(x) = t * cos(x). Linear
+primitives (add, negative, real...) give their transpose rules beside them.
+Arguments broadcast as in numpy; the transpose rules sum cotangents back to
+each argument's shape (`fit`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import Primitive, Scaled, binder
+from . import shape as _shape
+
+# ------------------------------------------------------------------ families
+
+
+def _dtype_of(x):
+    dtype = getattr(x, "dtype", None)
+    return dtype if dtype is not None else type(x)  # a Python scalar stays weak
+
+
+def _abstract(impl, cache):
+    """Shape by broadcasting; dtype by running impl on one-element samples."""
+
+    def abstract_eval(*args, **params):
+        shape = np.broadcast_shapes(*[np.shape(a) if not hasattr(a, "shape") else a.shape
+                                      for a in args])
+        key = (tuple(_dtype_of(a) for a in args), tuple(sorted(params.items())))
+        dtype = cache.get(key)
+        if dtype is None:
+            samples = [np.ones((), a.dtype) if hasattr(a, "dtype") else a for a in args]
+            with np.errstate(all="ignore"):
+                dtype = cache[key] = np.asarray(impl(*samples, **params)).dtype
+        return shape, dtype
+
+    return abstract_eval
+
+
+def _batch(prim):
+    """vmap rule shared by the family: line batch axes up in front, then apply."""
+
+    def batch(values, dims, **params):
+        ranks = [np.ndim(v) - (d is not None) for v, d in zip(values, dims)]
+        out_rank = max(ranks)
+        aligned = []
+        for v, d, r in zip(values, dims, ranks):
+            if d is not None:
+                v = _shape.moveaxis(v, d, 0)
+                if r < out_rank:  # per-example rank below the output's: pad after the batch axis
+                    v = _shape.reshape(v, (v.shape[0],) + (1,) * (out_rank - r) + v.shape[1:])
+            aligned.append(v)
+        return prim.bind(*aligned, **params), 0
+
+    return batch
+
+
+def elementwise(name, impl, factors=None, *, jvp_rules=None, transpose_rules=None,
+                zero_derivative=False, arity=None):
+    """The function applying a new elementwise primitive (see `core.binder`).
+
+    `factors` gives one Scaled factor per argument; primitives whose tangent is
+    not a product give `jvp_rules` instead. Linear ones give `transpose_rules`.
+    """
+    prim = Primitive(name, impl, _abstract(impl, {}))
+    if factors is not None:
+        jvp_rules = tuple(Scaled(f) if f is not None else None for f in factors)
+    prim.jvp_rules = jvp_rules
+    prim.transpose_rules = transpose_rules
+    prim.zero_derivative = zero_derivative
+    prim.batch = _batch(prim)
+    if arity is None:
+        arity = len(jvp_rules) if jvp_rules is not None else None
+    return binder(prim, arity)
+
+
+def linear(name, impl, jvp_rules, transpose_rules, arity=None):
+    """An elementwise primitive linear in its arguments: its jvp applies it to tangents."""
+    return elementwise(name, impl, jvp_rules=jvp_rules, transpose_rules=transpose_rules,
+                       arity=arity)
+
+
+def fit(ct, var):
+    """A cotangent brought back to a variable's shape and dtype.
+
+    Broadcasting copies a value along new axes, so its transpose sums them;
+    a real variable receives the real part of a complex cotangent.
+    """
+    if ct.shape != var.shape:
+        ct = _shape.sum_to_shape(ct, var.shape)
+    if ct.dtype != var.dtype:
+        ct = astype(real(ct) if var.dtype.kind != "c" else ct, dtype=var.dtype)
+    return ct
+
+
+# ------------------------------------------------------------ linear ones
+
+add = linear("add", np.add,
+             (lambda t, ans, x, y: t, lambda t, ans, x, y: t),
+             (lambda ct, x, y: fit(ct, x), lambda ct, x, y: fit(ct, y)))
+subtract = linear("subtract", np.subtract,
+                  (lambda t, ans, x, y: t, lambda t, ans, x, y: negative(t)),
+                  (lambda ct, x, y: fit(ct, x), lambda ct, x, y: fit(negative(ct), y)))
+negative = linear("negative", np.negative,
+                  (lambda t, ans, x: negative(t),),
+                  (lambda ct, x: negative(ct),))
+# multiply is linear in each argument with the other fixed: that is how the
+# record uses it, always with one tangent and one constant.
+multiply = elementwise("multiply", np.multiply, (lambda ans, x, y: y, lambda ans, x, y: x),
+                       transpose_rules=(lambda ct, x, y: fit(multiply(ct, y), x),
+                                        lambda ct, x, y: fit(multiply(x, ct), y)))
+divide = elementwise("divide", np.divide, (lambda ans, x, y: reciprocal(y),
+                                           lambda ans, x, y: negative(ans / y)),
+                     transpose_rules=(lambda ct, x, y: fit(divide(ct, y), x), None))
+real = linear("real", np.real,
+              (lambda t, ans, x: real(t),),
+              (lambda ct, x: fit(ct, x),))
+imag = linear("imag", np.imag,
+              (lambda t, ans, x: imag(t),),
+              (lambda ct, x: fit(multiply(ct, -1j), x),))
+conj = linear("conj", np.conj,
+              (lambda t, ans, x: conj(t),),
+              (lambda ct, x: conj(ct),))
+
+
+def _astype_impl(x, dtype):
+    x = np.asarray(x)
+    if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        x = x.real  # numpy warns and drops the imaginary part; we say so in the docs
+    return x.astype(dtype)
+
+
+def _astype_jvp(t, ans, x, dtype):
+    return astype(t, dtype=dtype) if ans.dtype.kind in "fc" else None
+
+
+astype = linear("astype", _astype_impl, (_astype_jvp,),
+                (lambda ct, x, dtype: astype(real(ct) if x.dtype.kind != "c" else ct,
+                                             dtype=x.dtype),),
+                arity="params")
+
+# ------------------------------------------------------------ smooth ones
+
+sin = elementwise("sin", np.sin, (lambda ans, x: cos(x),))
+cos = elementwise("cos", np.cos, (lambda ans, x: negative(sin(x)),))
+tan = elementwise("tan", np.tan, (lambda ans, x: 1 + ans * ans,))
+arcsin = elementwise("arcsin", np.arcsin, (lambda ans, x: reciprocal(sqrt(1 - x * x)),))
+arccos = elementwise("arccos", np.arccos, (lambda ans, x: negative(reciprocal(sqrt(1 - x * x))),))
+arctan = elementwise("arctan", np.arctan, (lambda ans, x: reciprocal(1 + x * x),))
+sinh = elementwise("sinh", np.sinh, (lambda ans, x: cosh(x),))
+cosh = elementwise("cosh", np.cosh, (lambda ans, x: sinh(x),))
+tanh = elementwise("tanh", np.tanh, (lambda ans, x: 1 - ans * ans,))
+arcsinh = elementwise("arcsinh", np.arcsinh, (lambda ans, x: reciprocal(sqrt(x * x + 1)),))
+arccosh = elementwise("arccosh", np.arccosh,
+                      (lambda ans, x: reciprocal(sqrt(x - 1) * sqrt(x + 1)),))
+arctanh = elementwise("arctanh", np.arctanh, (lambda ans, x: reciprocal(1 - x * x),))
+exp = elementwise("exp", np.exp, (lambda ans, x: ans,))
+expm1 = elementwise("expm1", np.expm1, (lambda ans, x: ans + 1,))
+log = elementwise("log", np.log, (lambda ans, x: reciprocal(x),))
+log1p = elementwise("log1p", np.log1p, (lambda ans, x: reciprocal(x + 1),))
+log2 = elementwise("log2", np.log2, (lambda ans, x: reciprocal(x * np.log(2)),))
+log10 = elementwise("log10", np.log10, (lambda ans, x: reciprocal(x * np.log(10)),))
+sqrt = elementwise("sqrt", np.sqrt, (lambda ans, x: 0.5 / ans,))  # sqrt'(0) = inf
+square = elementwise("square", np.square, (lambda ans, x: 2 * x,))
+reciprocal = elementwise("reciprocal", np.reciprocal, (lambda ans, x: negative(ans * ans),))
+
+
+def _sigmoid_impl(x):
+    # exp of a negative number only: no overflow for large |x|.
+    e = np.exp(-np.abs(x))
+    return np.where(np.real(x) >= 0, 1 / (1 + e), e / (1 + e))
+
+
+sigmoid = elementwise("sigmoid", _sigmoid_impl, (lambda ans, x: ans * (1 - ans),))
+
+
+def _pow_base_factor(ans, x, y):
+    # y * x**(y-1), written so that y = 0 gives 0 rather than 0 * inf at x = 0.
+    if isinstance(y, (int, float)):  # x ** 3: keep the exponent a (weakly typed) scalar
+        return y * power(x, y - 1) if y != 0 else _shape.zeros_like(ans)
+    return y * power(x, where(equal(y, 0), 1, y - 1))
+
+
+def _pow_exponent_factor(ans, x, y):
+    # log(x) * x**y, with the 0 ** y corner (log 0 = -inf) given 0 as its limit.
+    at_zero = equal(x, 0)
+    return where(at_zero, 0, ans * log(where(at_zero, 1, x)))
+
+
+power = elementwise("power", np.power, (_pow_base_factor, _pow_exponent_factor))
+arctan2 = elementwise("arctan2", np.arctan2, (lambda ans, y, x: x / (x * x + y * y),
+                                              lambda ans, y, x: negative(y) / (x * x + y * y)))
+
+
+def _max_share(x, y, ans):
+    """1 where x wins, 0.5 at ties (the cotangent splits evenly), 0 where y wins."""
+    dtype = ans.dtype
+    return astype(greater(x, y), dtype=dtype) + astype(equal(x, y), dtype=dtype) * 0.5
+
+
+maximum = elementwise("maximum", np.maximum, (lambda ans, x, y: _max_share(x, y, ans),
+                                              lambda ans, x, y: _max_share(y, x, ans)))
+minimum = elementwise("minimum", np.minimum, (lambda ans, x, y: _max_share(y, x, ans),
+                                              lambda ans, x, y: _max_share(x, y, ans)))
+mod = elementwise("mod", np.mod, (lambda ans, x, y: 1,
+                                  lambda ans, x, y: negative(floor_divide(x, y))))
+
+
+def _abs_jvp(t, ans, x):
+    if x.dtype.kind != "c":
+        return t * sign(x)  # abs'(0) = sign(0) = 0
+    # d|z| = Re(conj(z) dz) / |z|, and 0 at z = 0 (where conj(z) is 0 too).
+    safe = where(equal(ans, 0), 1, ans)
+    return real(t * (conj(x) / safe))
+
+
+absolute = elementwise("absolute", np.absolute, jvp_rules=(_abs_jvp,))
+
+
+def _where_jvp(branch):
+    def rule(t, ans, c, x, y):
+        zero = _shape.zeros_like(t)
+        return where(c, t, zero) if branch == 1 else where(c, zero, t)
+    return rule
+
+
+where = linear("where", np.where,
+               (lambda t, ans, c, x, y: None, _where_jvp(1), _where_jvp(2)),
+               (None,
+                lambda ct, c, x, y: fit(where(c, ct, _shape.zeros_like(ct)), x),
+                lambda ct, c, x, y: fit(where(c, _shape.zeros_like(ct), ct), y)))
+
+# ------------------------------------------------------------ stop_gradient
+
+
+def _stop_gradient_jvp(primals, tangents):
+    # The value passes; the tangent stops. Binding on the primal strips this
+    # level, and every differentiation level around it does the same.
+    return stop_gradient(primals[0]), None
+
+
+stop_gradient = elementwise("stop_gradient", lambda x: x, arity=1)
+stop_gradient.primitive.jvp = _stop_gradient_jvp
+
+# ---------------------------------------------- derivative zero almost everywhere
+
+
+def _piecewise_constant(name, impl, arity=2):
+    return elementwise(name, impl, zero_derivative=True, arity=arity)
+
+
+sign = _piecewise_constant("sign", np.sign, 1)
+floor = _piecewise_constant("floor", np.floor, 1)
+ceil = _piecewise_constant("ceil", np.ceil, 1)
+rint = _piecewise_constant("round", np.round, "params")
+floor_divide = _piecewise_constant("floor_divide", np.floor_divide)
+equal = _piecewise_constant("equal", np.equal)
+not_equal = _piecewise_constant("not_equal", np.not_equal)
+less = _piecewise_constant("less", np.less)
+less_equal = _piecewise_constant("less_equal", np.less_equal)
+greater = _piecewise_constant("greater", np.greater)
+greater_equal = _piecewise_constant("greater_equal", np.greater_equal)
+logical_and = _piecewise_constant("logical_and", np.logical_and)
+logical_or = _piecewise_constant("logical_or", np.logical_or)
+logical_not = _piecewise_constant("logical_not", np.logical_not, 1)
+isnan = _piecewise_constant("isnan", np.isnan, 1)
+isfinite = _piecewise_constant("isfinite", np.isfinite, 1)
+isinf = _piecewise_constant("isinf", np.isinf, 1)

@@ -1,0 +1,265 @@
+"""Structures (pytrees): nested containers whose leaves are tensors.
+
+Transformations take and return structures: a tuple of parameters, a dict of
+layers, a dataclass of weights. `flatten` turns a structure into its list of
+leaves and a `Structure` that remembers the containers; `unflatten` rebuilds
+it around new leaves. Tuples, lists, dicts (in key order), None (no leaves),
+namedtuples and dataclasses are containers; `register` adds user classes.
+Anything else is a leaf.
+
+>>> from rune import ptree
+>>> leaves, structure = ptree.flatten({"w": 1.0, "b": (2.0, 3.0)})
+>>> leaves
+[2.0, 3.0, 1.0]
+>>> structure
+{'b': (*, *), 'w': *}
+>>> ptree.unflatten(structure, [20.0, 30.0, 10.0])
+{'b': (20.0, 30.0), 'w': 10.0}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, NamedTuple
+
+__all__ = [
+    "flatten", "unflatten", "leaves", "structure", "map", "register", "paths", "Structure",
+]
+
+
+class _NodeType(NamedTuple):
+    to_children: Callable  # node -> (children, aux): aux is hashable context
+    from_children: Callable  # (aux, children) -> node
+
+
+_registry: dict[type, _NodeType] = {}
+
+
+def register(cls: type, to_children: Callable, from_children: Callable) -> None:
+    """Make instances of `cls` containers.
+
+    Args:
+      cls: the class to register.
+      to_children: `node -> (children, aux)`, the children a sequence of
+        sub-structures and `aux` any hashable data needed to rebuild the node.
+      from_children: `(aux, children) -> node`.
+
+    Raises:
+      TypeError: if `cls` is not a class, or is registered already.
+
+    >>> from rune import ptree
+    >>> class Pair:
+    ...     def __init__(self, a, b): self.a, self.b = a, b
+    >>> ptree.register(Pair, lambda p: ((p.a, p.b), None), lambda aux, ch: Pair(*ch))
+    >>> ptree.leaves(Pair(1.0, [2.0]))
+    [1.0, 2.0]
+    """
+    if not isinstance(cls, type):
+        raise TypeError(f"register: cls must be a class, got {cls!r}")
+    if cls in _registry or cls in (tuple, list, dict, type(None)):
+        raise TypeError(f"register: {cls.__name__} is registered already")
+    _registry[cls] = _NodeType(to_children, from_children)
+
+
+def _node_type(node) -> _NodeType | None:
+    cls = type(node)
+    found = _registry.get(cls)
+    if found is not None:
+        return found
+    if cls is tuple or cls is list:
+        return _SEQUENCE
+    if cls is dict:
+        return _DICT
+    if node is None:
+        return _NONE
+    if isinstance(node, tuple) and hasattr(cls, "_fields"):
+        return _NAMEDTUPLE
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return _DATACLASS
+    return None
+
+
+def _dict_children(d):
+    try:
+        keys = sorted(d)
+    except TypeError:  # keys of mixed types: keep insertion order
+        keys = list(d)
+    return [d[k] for k in keys], tuple(keys)
+
+
+def _dataclass_children(obj):
+    names = tuple(f.name for f in dataclasses.fields(obj) if f.init)
+    return [getattr(obj, n) for n in names], (type(obj), names)
+
+
+_SEQUENCE = _NodeType(lambda s: (s, None), None)  # from_children uses the node's class
+_DICT = _NodeType(_dict_children, lambda keys, ch: dict(zip(keys, ch)))
+_NONE = _NodeType(lambda n: ((), None), lambda aux, ch: None)
+_NAMEDTUPLE = _NodeType(lambda t: (tuple(t), type(t)), lambda cls, ch: cls(*ch))
+_DATACLASS = _NodeType(
+    _dataclass_children, lambda aux, ch: aux[0](**dict(zip(aux[1], ch)))
+)
+
+
+class Structure:
+    """The shape of a structure without its leaves; compare with ==.
+
+    It prints with `*` for each leaf: `(*, [*, *])`.
+    """
+
+    __slots__ = ("kind", "aux", "children", "num_leaves")
+
+    def __init__(self, kind, aux, children):
+        self.kind = kind  # None for a leaf, else the container's class
+        self.aux = aux
+        self.children = children
+        self.num_leaves = 1 if kind is None else sum(c.num_leaves for c in children)
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, Structure)
+            and self.kind is other.kind
+            and self.aux == other.aux
+            and self.children == other.children
+        )
+
+    def __hash__(self):
+        return hash((self.kind, self.aux, self.children))
+
+    def __repr__(self):
+        if self.kind is None:
+            return "*"
+        inner = [repr(c) for c in self.children]
+        if self.kind is tuple:
+            return "(" + ", ".join(inner) + ("," if len(inner) == 1 else "") + ")"
+        if self.kind is list:
+            return "[" + ", ".join(inner) + "]"
+        if self.kind is dict:
+            return "{" + ", ".join(f"{k!r}: {c}" for k, c in zip(self.aux, inner)) + "}"
+        if self.kind is type(None):
+            return "None"
+        if dataclasses.is_dataclass(self.kind):
+            fields = ", ".join(f"{n}={c}" for n, c in zip(self.aux[1], inner))
+            return f"{self.kind.__name__}({fields})"
+        if issubclass(self.kind, tuple) and hasattr(self.kind, "_fields"):
+            fields = ", ".join(f"{n}={c}" for n, c in zip(self.kind._fields, inner))
+            return f"{self.kind.__name__}({fields})"
+        return f"{self.kind.__name__}(" + ", ".join(inner) + ")"
+
+
+_LEAF = Structure(None, None, ())
+
+
+def flatten(tree, is_leaf: Callable[[Any], bool] | None = None) -> tuple[list, Structure]:
+    """The leaves of `tree` in order, and its `Structure`.
+
+    Args:
+      tree: any structure.
+      is_leaf: optional predicate; a node for which it returns True is a leaf
+        even if it is a container.
+    """
+    leaves: list = []
+    return leaves, _flatten(tree, leaves, is_leaf)
+
+
+def _flatten(node, leaves, is_leaf):
+    node_type = None if is_leaf is not None and is_leaf(node) else _node_type(node)
+    if node_type is None:
+        leaves.append(node)
+        return _LEAF
+    children, aux = node_type.to_children(node)
+    kind = type(node)
+    return Structure(kind, aux, tuple(_flatten(c, leaves, is_leaf) for c in children))
+
+
+def unflatten(structure: Structure, leaves) -> Any:
+    """Rebuild a structure of `structure`'s shape around `leaves`.
+
+    Raises:
+      ValueError: if the number of leaves is not `structure.num_leaves`.
+    """
+    leaves = list(leaves)
+    if len(leaves) != structure.num_leaves:
+        raise ValueError(
+            f"unflatten: the structure {structure} has {structure.num_leaves} leaves, "
+            f"got {len(leaves)}"
+        )
+    return _unflatten(structure, iter(leaves))
+
+
+def _unflatten(structure, leaves):
+    if structure.kind is None:
+        return next(leaves)
+    children = [_unflatten(c, leaves) for c in structure.children]
+    kind = structure.kind
+    if kind is tuple or kind is list:
+        return kind(children)
+    node_type = _registry.get(kind) or _node_type_of_kind(kind)
+    return node_type.from_children(structure.aux, children)
+
+
+def _node_type_of_kind(kind):
+    if kind is dict:
+        return _DICT
+    if kind is type(None):
+        return _NONE
+    if dataclasses.is_dataclass(kind):
+        return _DATACLASS
+    return _NAMEDTUPLE
+
+
+def paths(structure: Structure, root: str = "") -> list[str]:
+    """Where each leaf sits, as Python would index it: `root[0]['w']`.
+
+    Used by error messages to name the leaf that is wrong.
+
+    >>> from rune import ptree
+    >>> ptree.paths(ptree.structure(({"w": 1.0}, [2.0])), "args")
+    ["args[0]['w']", 'args[1][0]']
+    """
+    if structure.kind is None:
+        return [root]
+    kind, aux = structure.kind, structure.aux
+    if kind is dict:
+        keys = [f"[{k!r}]" for k in aux]
+    elif dataclasses.is_dataclass(kind):
+        keys = [f".{name}" for name in aux[1]]
+    elif issubclass(kind, tuple) and hasattr(kind, "_fields"):
+        keys = [f".{name}" for name in kind._fields]
+    else:
+        keys = [f"[{i}]" for i in range(len(structure.children))]
+    return [p for key, child in zip(keys, structure.children) for p in paths(child, root + key)]
+
+
+def leaves(tree, is_leaf=None) -> list:
+    """The leaves of `tree`, in order."""
+    return flatten(tree, is_leaf)[0]
+
+
+def structure(tree, is_leaf=None) -> Structure:
+    """The `Structure` of `tree`."""
+    return flatten(tree, is_leaf)[1]
+
+
+def map(fn: Callable, tree, *rest, is_leaf=None):
+    """Apply `fn` to each leaf (and to the matching leaves of `rest`).
+
+    Raises:
+      ValueError: if a tree of `rest` has another structure than `tree`,
+        naming both.
+
+    >>> from rune import ptree
+    >>> ptree.map(lambda a, b: a + b, (1, [2]), (10, [20]))
+    (11, [22])
+    """
+    flat, struct = flatten(tree, is_leaf)
+    others = []
+    for i, other in enumerate(rest):
+        other_flat, other_struct = flatten(other, is_leaf)
+        if other_struct != struct:
+            raise ValueError(
+                f"map: argument {i + 1} has structure {other_struct}, "
+                f"expected {struct} (the structure of the first tree)"
+            )
+        others.append(other_flat)
+    return unflatten(struct, [fn(*xs) for xs in zip(flat, *others)])

@@ -1,0 +1,415 @@
+"""Reverse mode: linearize, then transpose the record.
+
+Running f under a LinearizeTrace computes its value and, beside it, records
+how tangents flow: each primitive's jvp rule, applied to tangent *variables*
+(`Var`s of a graph, which have a shape and a dtype but no value), appends linear
+equations to a `Record` instead of computing numbers. The record is a
+straight-line linear program from input tangents to output tangents:
+
+    b = multiply a 0.5403      # sin: t * cos(x)
+    c = add b d
+
+`linearize` evaluates it forward for any new tangent without running f again.
+`vjp` evaluates it backward, equation by equation from the last, applying
+each linear primitive's transpose rule to the output's cotangent: that is
+reverse mode. One jvp rule per primitive and one transpose rule per linear
+primitive give forward mode, linearize and reverse mode together.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import ptree
+from .arguments import (FlatFunction, check_differentiable, check_like, check_structure,
+                        flatten_tensors, normalize_argnums)
+from .core import Trace, Tracer, new_trace
+from .graph import GraphTrace, Var
+from .forward import _primals_and_tangents, apply_jvp, concrete_primal
+from .nx.tensor import Tensor
+from .primitives.elementwise import add, fit, multiply
+from .primitives.shape import zeros_like
+
+
+class Record(GraphTrace):
+    """The linear program recorded by one linearization: a graph of tangents.
+
+    Its Vars are tangent variables. Its equations apply linear primitives to
+    them, with constants (residuals such as cos(x), kept from the forward
+    pass) in the other arguments.
+    """
+
+    def process(self, prim, args, params):
+        if prim.transpose_rules is None:
+            raise TypeError(
+                f"{prim.name} was applied to a tangent, but it is not linear: a jvp rule "
+                f"must only scale, add and rearrange its tangents"
+            )
+        return super().process(prim, args, params)
+
+    def read_error(self, read):
+        raise RuntimeError(
+            f"{read}: a jvp rule read the value of a tangent recorded by "
+            f"{self.transform}; rules must be linear in their tangents"
+        )
+
+    def scale(self, t, factor, ans):
+        """Record t * factor directly: the Scaled rules' fast path."""
+        factor_shape = getattr(factor, "shape", ())
+        t_shape = t.shape
+        if factor_shape == t_shape or factor_shape == ():
+            shape = t_shape
+        else:
+            shape = _broadcast_shapes(t_shape, factor_shape)
+        out = _new_var(Var)  # new_var, inlined on this hot path
+        out._trace = self
+        out.shape = shape
+        out.dtype = ans.dtype
+        out.index = self.num_vars
+        self.num_vars += 1
+        self.equations.append((_multiply, (t, factor), _SCALED, out))
+        return out
+
+
+_new_var = object.__new__
+_multiply = multiply.primitive
+# The params of every equation recorded by `scale` (never mutated): marks
+# them for the backward pass's fast path.
+_SCALED: dict = {}
+
+
+def _broadcast_shapes(a, b):
+    return np.broadcast_shapes(a, b)
+
+
+class LinearizeTracer(Tracer):
+    """A value under linearization: its primal, and its tangent's Var."""
+
+    __slots__ = ("primal", "tangent")
+
+    @property
+    def shape(self):
+        return self.primal.shape
+
+    @property
+    def dtype(self):
+        return self.primal.dtype
+
+    def _concrete(self, read, lossless=False):
+        return concrete_primal(self, read, lossless)
+
+
+_new_tracer = object.__new__
+
+
+class LinearizeTrace(Trace):
+    def __init__(self, level, transform="rune.linearize"):
+        super().__init__(level)
+        self.transform = transform
+        self.record = Record(level, transform)
+        self.scale = self.record.scale
+
+    def process(self, prim, args, params):
+        primals = []
+        tangents = []
+        for a in args:
+            if type(a) is LinearizeTracer and a._trace is self:
+                primals.append(a.primal)
+                tangents.append(a.tangent)
+            else:
+                primals.append(a)
+                tangents.append(None)
+        ans, tangent = apply_jvp(prim, primals, tangents, params, self.scale)
+        if tangent is None:
+            return ans
+        out = _new_tracer(LinearizeTracer)
+        out._trace = self
+        out.primal = ans
+        out.tangent = tangent
+        return out
+
+    def new_input(self, primal):
+        """A tracer for one input leaf; integer and boolean inputs get no tangent."""
+        if primal.dtype.kind not in "fc":
+            return primal
+        out = _new_tracer(LinearizeTracer)
+        out._trace = self
+        out.primal = primal
+        out.tangent = self.record.new_var(primal.shape, primal.dtype)
+        return out
+
+    def split_output(self, out):
+        """(primal, tangent var or None) of one output leaf."""
+        if type(out) is LinearizeTracer and out._trace is self:
+            return out.primal, out.tangent
+        return out, None
+
+
+def linearize_flat(f, primals, transform="rune.linearize"):
+    """Run f on linearize tracers. Returns (out primals, in vars, out vars, record)."""
+    with new_trace(LinearizeTrace, transform) as trace:
+        tracers = [trace.new_input(p) for p in primals]
+        outs = f(*tracers)
+        split = [trace.split_output(o) for o in outs]
+    trace.record.active = False
+    in_vars = [t.tangent if type(t) is LinearizeTracer else None for t in tracers]
+    out_primals = [p for p, _ in split]
+    out_vars = [v for _, v in split]
+    return out_primals, in_vars, out_vars, trace.record
+
+
+def evaluate_forward(record, in_vars, out_vars, in_tangents):
+    """Run the record forward: the output tangents for new input tangents."""
+    env = [None] * record.num_vars
+    for var, t in zip(in_vars, in_tangents):
+        if var is not None:
+            env[var.index] = t
+    for prim, args, params, out in record.equations:
+        values = [env[a.index] if type(a) is Var else a for a in args]
+        if any(type(a) is Var and env[a.index] is None for a in args):
+            # An input without a tangent (integer) contributes zero.
+            values = [zeros_like(a) if type(a) is Var and v is None else v
+                      for a, v in zip(args, values)]
+        env[out.index] = prim.bind(*values, **params)
+    return [None if v is None else env[v.index] for v in out_vars]
+
+
+def evaluate_backward(record, out_vars, out_cts, in_vars):
+    """Run the record backward: each input's cotangent (None if zero).
+
+    Walks the equations from the last, giving each Var argument the
+    transpose rule's share of the output's cotangent; shares add up where a
+    variable is used more than once.
+    """
+    cts = [None] * record.num_vars
+    for var, ct in zip(out_vars, out_cts):
+        if var is not None and ct is not None:
+            _accumulate(cts, var.index, ct)
+    for prim, args, params, out in reversed(record.equations):
+        ct = cts[out.index]
+        if ct is None:
+            continue
+        cts[out.index] = None  # free it: nothing reads it again
+        if params is _SCALED:
+            # The hot path: out = t * factor, so t's cotangent is ct * factor,
+            # reshaped only where the factor broadcast t to a larger shape.
+            t, factor = args
+            share = multiply(ct, factor)
+            if out.shape != t.shape or out.dtype != t.dtype:
+                share = fit(share, t)
+            _accumulate(cts, t.index, share)
+            continue
+        rules = prim.transpose_rules
+        for i, arg in enumerate(args):
+            if type(arg) is Var:
+                _accumulate(cts, arg.index, rules[i](ct, *args, **params))
+    return [None if v is None else cts[v.index] for v in in_vars]
+
+
+def _accumulate(cts, index, ct):
+    previous = cts[index]
+    cts[index] = ct if previous is None else add(previous, ct)
+
+
+# ------------------------------------------------------------- public API
+
+
+def linearize(f, *primals):
+    """f's value at `primals`, and its tangent map there.
+
+    f runs once. The tangent map `f_jvp(*tangents)` evaluates the recorded
+    linear program for each new tangent (one per primal, of its structure)
+    without running f again; it returns the output's tangent.
+
+    Raises:
+      TypeError, ValueError: as `rune.jvp` does, for tangents that do not
+        match the primals.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> out, f_jvp = rune.linearize(lambda x: x * x, nx.array([1.0, 2.0]))
+    >>> print(f_jvp(nx.array([1.0, 1.0])))
+    float64 [2] [2, 4]
+    """
+    leaves, structure = flatten_tensors(primals, "primals")
+    flat_f = FlatFunction(f, structure, "rune.linearize")
+    out_primals, in_vars, out_vars, record = linearize_flat(flat_f, leaves, "rune.linearize")
+
+    def f_jvp(*tangents):
+        _, _, tangent_leaves = _primals_and_tangents(primals, tangents, "f_jvp")
+        out = evaluate_forward(record, in_vars, out_vars, tangent_leaves)
+        out = [zeros_like(p) if t is None else t for p, t in zip(out_primals, out)]
+        return ptree.unflatten(flat_f.out_structure, out)
+
+    f_jvp.record = record
+    f_jvp.in_vars = in_vars
+    f_jvp.out_vars = out_vars
+    return ptree.unflatten(flat_f.out_structure, out_primals), f_jvp
+
+
+def vjp(f, *primals, has_aux=False):
+    """Reverse mode: f's value at `primals`, and its pullback.
+
+    `pullback(cotangent)` takes a cotangent of the output's structure, shapes
+    and dtypes, and returns a tuple with one cotangent per primal, each of
+    its primal's structure. It runs the recorded linear program backward and
+    can be called any number of times.
+
+    Raises:
+      TypeError: a leaf that is not a tensor; has_aux and f does not return
+        a pair. The pullback raises ValueError or TypeError for a cotangent of
+        the wrong structure, shape or dtype, naming the leaf.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> out, pullback = rune.vjp(lambda x: x * x, nx.array([1.0, 2.0]))
+    >>> print(pullback(nx.ones_like(out))[0])
+    float64 [2] [2, 4]
+    """
+    leaves, structure = flatten_tensors(primals, "primals")
+    flat_f = FlatFunction(f, structure, "rune.vjp", has_aux)
+    outs, in_vars, out_vars, record = linearize_flat(flat_f, leaves, "rune.vjp")
+    out, aux = flat_f.split(outs)
+    out_leaves = outs[: flat_f.num_out]
+    out_vars = out_vars[: flat_f.num_out]
+    out_paths = ptree.paths(flat_f.out_structure, "cotangent")
+
+    def pullback(cotangent):
+        ct_leaves, ct_structure = flatten_tensors(cotangent, "cotangent")
+        check_structure(ct_structure, flat_f.out_structure, "pullback: the cotangent")
+        ct_leaves = [check_like(ct, o, f"pullback: {name}", "cotangent")
+                     for ct, o, name in zip(ct_leaves, out_leaves, out_paths)]
+        cts = evaluate_backward(record, out_vars, ct_leaves, in_vars)
+        cts = [zeros_like(p) if c is None else c for p, c in zip(leaves, cts)]
+        return tuple(ptree.unflatten(structure, cts))
+
+    pullback.record = record
+    return (out, pullback, aux) if has_aux else (out, pullback)
+
+
+def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
+    """A function returning `(f(*args), gradient)`; see `rune.grad`.
+
+    With has_aux it returns `((value, aux), gradient)`.
+    """
+
+    def value_and_grad_f(*args):
+        nums = normalize_argnums(argnums, len(args), "rune.grad")
+        diff_args = tuple(args[i] for i in nums)
+        leaves, structure = flatten_tensors(diff_args, "args")
+        names = ptree.paths(structure, "args")
+        check_differentiable(leaves, [_argname(n, nums) for n in names], "rune.grad", argnums)
+        if holomorphic:
+            _check_complex(leaves, names, argnums)
+
+        def f_of_diff_args(*diff):
+            full = list(args)
+            for i, value in zip(nums, diff):
+                full[i] = value
+            return f(*full)
+
+        flat_f = FlatFunction(f_of_diff_args, structure, "rune.grad", has_aux)
+        outs, in_vars, out_vars, record = linearize_flat(flat_f, leaves, "rune.grad")
+        value, aux = flat_f.split(outs)
+        seed = _gradient_seed(value, holomorphic)
+        cts = evaluate_backward(record, out_vars[:1], [seed], in_vars)
+        cts = [zeros_like(p) if c is None else c for p, c in zip(leaves, cts)]
+        grads = ptree.unflatten(structure, cts)
+        grads = grads[0] if not isinstance(argnums, (tuple, list)) else grads
+        return ((value, aux), grads) if has_aux else (value, grads)
+
+    return value_and_grad_f
+
+
+def grad(f, argnums=0, has_aux=False, holomorphic=False):
+    """The gradient of a function with a scalar output.
+
+    Args:
+      f: a function whose output is a real scalar (a complex one with
+        holomorphic=True).
+      argnums: the positional argument (an int) or arguments (a tuple) to
+        differentiate with respect to; the gradient has its structure.
+      has_aux: f returns (output, aux); the function then returns
+        (gradient, aux).
+      holomorphic: allow complex outputs of a holomorphic f (inputs complex).
+
+    For a complex input z = x + iy of a real f the gradient is
+    df/dx - i df/dy (so grad |z|^2 = 2 conj z); step against its conjugate.
+
+    Raises:
+      TypeError: a non-scalar, integer or (without holomorphic) complex
+        output, saying to use rune.vjp; an integer or boolean argument, naming
+        argnums and the dtype; has_aux and f does not return a pair.
+      ValueError: argnums out of range.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> print(rune.grad(lambda x: nx.sum(x * x))(nx.array([1.0, 2.0])))
+    float64 [2] [2, 4]
+    """
+    value_and_grad_f = value_and_grad(f, argnums, has_aux, holomorphic)
+
+    def grad_f(*args):
+        out, grads = value_and_grad_f(*args)
+        return (grads, out[1]) if has_aux else grads
+
+    return grad_f
+
+
+def _argname(name, nums):
+    # "args[1]['w']" names the position among the differentiated arguments;
+    # translate it to the position in the call.
+    index_end = name.index("]")
+    position = nums[int(name[5:index_end])]
+    return f"argument {position}" + (f" at {name[index_end + 1:]}" if name[index_end + 1:] else "")
+
+
+def _check_complex(leaves, names, argnums):
+    for leaf, name in zip(leaves, names):
+        if leaf.dtype.kind != "c":
+            raise TypeError(
+                f"rune.grad: holomorphic=True needs complex inputs, but {name} "
+                f"(argnums={argnums}) has dtype {leaf.dtype}"
+            )
+
+
+def _gradient_seed(out, holomorphic):
+    """The cotangent 1 of a scalar output, after checking it is one."""
+    if not isinstance(out, Tensor):
+        raise TypeError(
+            f"rune.grad: the function must return a scalar tensor, got "
+            f"{type(out).__name__}; use rune.vjp for structured outputs"
+        )
+    if out.shape != ():
+        raise TypeError(
+            f"rune.grad: the function must return a scalar (shape ()), got shape "
+            f"{out.shape}; use rune.vjp for non-scalar outputs, or sum the output"
+        )
+    kind = out.dtype.kind
+    if kind == "c" and not holomorphic:
+        raise TypeError(
+            f"rune.grad: the function returns a complex scalar ({out.dtype}); pass "
+            f"holomorphic=True for a holomorphic function, or take its real part or abs"
+        )
+    if kind not in "fc":
+        raise TypeError(
+            f"rune.grad: the function must return a float scalar, got dtype {out.dtype}"
+        )
+    return Tensor(np.ones((), out.dtype))
+
+
+def linear_transpose(f, *primals):
+    """The transpose of a linear function f.
+
+    `primals` give the shapes and dtypes of f's inputs (their values do not
+    matter). The returned function maps a cotangent of f's output to a tuple
+    of cotangents, one per input: for f(x) = A x it computes A^T c.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> f_t = rune.linear_transpose(lambda x: 2 * x[0] + x[1], nx.zeros(2))
+    >>> print(f_t(nx.array(1.0))[0])
+    float64 [2] [2, 1]
+    """
+    _, pullback = vjp(f, *primals)
+    return pullback

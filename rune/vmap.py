@@ -1,0 +1,181 @@
+"""`rune.vmap`: map a function over an axis of its arguments without a loop.
+
+Under vmap each value is a BatchTracer: a value of the level below with one
+extra axis (`dim`) holding the examples. f sees one example's shape. A
+primitive's batching rule turns "apply to each example" into one call on the
+whole batch, saying where the result's batch axis is; unbatched arguments
+(`dim` None) are the same for every example.
+"""
+
+from __future__ import annotations
+
+from . import ptree
+from .arguments import flatten_tensors
+from .core import Trace, Tracer, new_trace
+from .nx.tensor import TracedValueError
+from .primitives import shape as _shape
+
+
+class BatchTracer(Tracer):
+    __slots__ = ("value", "dim")
+
+    def __init__(self, trace, value, dim):
+        self._trace = trace
+        self.value = value
+        self.dim = dim
+
+    @property
+    def shape(self):
+        shape = self.value.shape
+        return shape[: self.dim] + shape[self.dim + 1:]
+
+    @property
+    def dtype(self):
+        return self.value.dtype
+
+    def _concrete(self, read, lossless=False):
+        raise TracedValueError(
+            f"{read}: the value is traced by rune.vmap (it stands for a whole batch of "
+            f"values, one per example)"
+        )
+
+
+class BatchTrace(Trace):
+    transform = "rune.vmap"
+
+    def __init__(self, level, size):
+        super().__init__(level)
+        self.size = size
+
+    def process(self, prim, args, params):
+        values, dims = [], []
+        for a in args:
+            if type(a) is BatchTracer and a._trace is self:
+                values.append(a.value)
+                dims.append(a.dim)
+            else:
+                values.append(a)
+                dims.append(None)
+        if prim.batch is None:
+            out, out_dim = _batch_by_loop(prim, values, dims, params, self.size)
+        else:
+            out, out_dim = prim.batch(values, dims, **params)
+        if out_dim is None:
+            return out
+        return BatchTracer(self, out, out_dim)
+
+
+def _batch_by_loop(prim, values, dims, params, size):
+    """The fallback for a primitive without a batching rule: one call per example."""
+    results = []
+    for i in range(size):
+        example = [v if d is None else _shape.take_along(v, i, d) for v, d in zip(values, dims)]
+        results.append(prim.bind(*example, **params))
+    return _shape.stack_examples(results), 0
+
+
+def vmap(f, in_axes=0, out_axes=0):
+    """Map f over an axis of its arguments, as if by a loop, in one batched call.
+
+    Args:
+      f: a function of tensors (or structures).
+      in_axes: the axis to map of each positional argument: an int for all,
+        None for none, or a tuple with one entry per argument (an int, None,
+        or a structure matching the argument's). Negative axes count from the end.
+      out_axes: where the mapped axis goes in each output (int, or structure).
+
+    Returns:
+      The mapped function.
+
+    Raises:
+      ValueError: an axis out of range for its argument, mapped sizes that
+        disagree, or no argument mapped, naming the argument.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> print(rune.vmap(lambda row: nx.sum(row * row))(nx.array([[1.0, 2.0], [3.0, 4.0]])))
+    float64 [2] [5, 25]
+    """
+
+    def mapped(*args):
+        leaves, structure = flatten_tensors(args, "args")
+        axes = _leaf_axes(in_axes, args, structure, "in_axes")
+        names = ptree.paths(structure, "argument ")
+        size = _batch_size(leaves, axes, names)
+        axes = [None if ax is None else ax % len(leaf.shape) for leaf, ax in zip(leaves, axes)]
+        with new_trace(BatchTrace, size) as trace:
+            tracers = [leaf if ax is None else BatchTracer(trace, leaf, ax)
+                       for leaf, ax in zip(leaves, axes)]
+            out = f(*ptree.unflatten(structure, tracers))
+            out_leaves, out_structure = flatten_tensors(out, "rune.vmap: the output")
+            out_dims = _leaf_axes(out_axes, out, out_structure, "out_axes", single=True)
+            results = [_to_out_axis(trace, leaf, d, size) for leaf, d in zip(out_leaves, out_dims)]
+        return ptree.unflatten(out_structure, results)
+
+    return mapped
+
+
+def _leaf_axes(axes, tree, structure, what, single=False):
+    """One axis (or None) per leaf: `axes` is broadcast over the tree it prefixes."""
+    if axes is None or isinstance(axes, int):
+        return [axes] * structure.num_leaves
+    if not single and isinstance(axes, (tuple, list)) and isinstance(tree, tuple):
+        if len(axes) != len(tree):
+            raise ValueError(
+                f"rune.vmap: {what} has {len(axes)} entries, but the function was called "
+                f"with {len(tree)} positional arguments"
+            )
+        out = []
+        for ax, arg in zip(axes, tree):
+            sub = ptree.structure(arg)
+            out += _leaf_axes(ax, arg, sub, what, single=True)
+        return out
+    leaves, axes_structure = ptree.flatten(axes, is_leaf=lambda x: x is None)
+    if axes_structure == structure:
+        return leaves
+    raise ValueError(
+        f"rune.vmap: {what} has structure {axes_structure}, which does not match the "
+        f"value's structure {structure}"
+    )
+
+
+def _batch_size(leaves, axes, names):
+    size, first = None, None
+    for leaf, ax, name in zip(leaves, axes, names):
+        if ax is None:
+            continue
+        ndim = len(leaf.shape)
+        if not -ndim <= ax < ndim:
+            raise ValueError(
+                f"rune.vmap: in_axes={ax} is out of range for {name.strip()} of shape "
+                f"{leaf.shape} (it has {ndim} axes)"
+            )
+        n = leaf.shape[ax]
+        if size is None:
+            size, first = n, f"{name.strip()} has size {n} along axis {ax}"
+        elif n != size:
+            raise ValueError(
+                f"rune.vmap: mapped sizes disagree: {first}, but {name.strip()} has size "
+                f"{n} along axis {ax}"
+            )
+    if size is None:
+        raise ValueError("rune.vmap: in_axes maps no argument; map at least one axis")
+    return size
+
+
+def _normalize(axis, ndim):
+    return axis % ndim if axis < 0 else axis
+
+
+def _to_out_axis(trace, leaf, out_dim, size):
+    if type(leaf) is BatchTracer and leaf._trace is trace:
+        value, dim = leaf.value, leaf.dim
+    else:  # the same for every example: give it the batch axis explicitly
+        value = _shape.broadcast_to(_shape.reshape(leaf, shape=(1,) + tuple(leaf.shape)),
+                                    shape=(size,) + tuple(leaf.shape))
+        dim = 0
+    if out_dim is None:
+        raise ValueError("rune.vmap: out_axes=None needs an output that is not batched")
+    target = _normalize(out_dim, len(value.shape))
+    return value if target == dim else _shape.moveaxis(value, dim, target)
+
