@@ -45,7 +45,8 @@ def check_like(value, like, where: str, what: str):
             f"(the shape of the value it goes with)"
         )
     if value.dtype != like.dtype:
-        if value.dtype.kind == like.dtype.kind and np.can_cast(value.dtype, like.dtype, "same_kind"):
+        same_kind = np.can_cast(value.dtype, like.dtype, "same_kind")
+        if value.dtype.kind == like.dtype.kind and same_kind:
             return value.astype(like.dtype)
         raise TypeError(
             f"{where}: the {what} has dtype {value.dtype}, expected {like.dtype} "
