@@ -55,7 +55,8 @@ class Record(GraphTrace):
 
     def scale(self, t, factor, ans):
         """Record t * factor directly: the Scaled rules' fast path."""
-        factor_shape = getattr(factor, "shape", ())
+        factor_shape = factor._value.shape if type(factor) is Tensor else getattr(
+            factor, "shape", ())
         t_shape = t.shape
         if factor_shape == t_shape or factor_shape == ():
             shape = t_shape
@@ -110,16 +111,20 @@ class LinearizeTrace(Trace):
         self.scale = self.record.scale
 
     def process(self, prim, args, params):
-        primals = []
-        tangents = []
-        for a in args:
-            if type(a) is LinearizeTracer and a._trace is self:
-                primals.append(a.primal)
-                tangents.append(a.tangent)
-            else:
-                primals.append(a)
-                tangents.append(None)
-        ans, tangent = apply_jvp(prim, primals, tangents, params, self.scale)
+        if len(args) == 1:  # then it is our tracer: this trace is the top one
+            x = args[0]
+            ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, self.scale)
+        else:
+            primals = []
+            tangents = []
+            for a in args:
+                if type(a) is LinearizeTracer and a._trace is self:
+                    primals.append(a.primal)
+                    tangents.append(a.tangent)
+                else:
+                    primals.append(a)
+                    tangents.append(None)
+            ans, tangent = apply_jvp(prim, primals, tangents, params, self.scale)
         if tangent is None:
             return ans
         out = _new_tracer(LinearizeTracer)
@@ -297,10 +302,9 @@ def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
         nums = normalize_argnums(argnums, len(args), "rune.grad")
         diff_args = tuple(args[i] for i in nums)
         leaves, structure = flatten_tensors(diff_args, "args")
-        names = ptree.paths(structure, "args")
-        check_differentiable(leaves, [_argname(n, nums) for n in names], "rune.grad", argnums)
+        check_differentiable(leaves, structure, "rune.grad", argnums, nums)
         if holomorphic:
-            _check_complex(leaves, names, argnums)
+            _check_complex(leaves, ptree.paths(structure, "args"), argnums)
 
         def f_of_diff_args(*diff):
             full = list(args)
@@ -354,14 +358,6 @@ def grad(f, argnums=0, has_aux=False, holomorphic=False):
         return (grads, out[1]) if has_aux else grads
 
     return grad_f
-
-
-def _argname(name, nums):
-    # "args[1]['w']" names the position among the differentiated arguments;
-    # translate it to the position in the call.
-    index_end = name.index("]")
-    position = nums[int(name[5:index_end])]
-    return f"argument {position}" + (f" at {name[index_end + 1:]}" if name[index_end + 1:] else "")
 
 
 def _check_complex(leaves, names, argnums):
