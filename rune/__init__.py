@@ -1,0 +1,1 @@
+"""rune: automatic differentiation on numpy, and the rune.literate docs-testing toolkit."""
