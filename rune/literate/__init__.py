@@ -1,4 +1,4 @@
-"""rune.literate: markdown pages whose code runs as tests, with a promote step.
+r"""rune.literate: markdown pages whose code runs as tests, with a promote step.
 
 A page's ```` ```python ```` blocks run in order in one namespace; the
 ```` ```out ```` block after each holds exactly what it prints. pytest runs the
@@ -9,7 +9,7 @@ promote`` writes the actual output back into the out blocks.
 This package imports only the standard library (Sybil and pytest are needed
 by the pytest plugin alone), and nothing of the rune engine.
 
->>> page = parse_page("```python\\nprint(2 + 2)\\n```\\n\\n```out\\n4\\n```\\n")
+>>> page = parse_page("```python\nprint(2 + 2)\n```\n\n```out\n4\n```\n")
 >>> [result.outcome.name for result in PageRunner(page).run_all()]
 ['PASSED']
 """

@@ -15,10 +15,10 @@ ELLIPSIS = "..."
 
 
 def normalize_output(text: str) -> str:
-    """Drop trailing whitespace of each line and trailing blank lines; ``\\r\\n`` becomes ``\\n``.
+    r"""Drop trailing whitespace of each line and trailing blank lines; ``\r\n`` becomes ``\n``.
 
-    >>> normalize_output("a  \\r\\nb\\n\\n")
-    'a\\nb'
+    >>> normalize_output("a  \r\nb\n\n")
+    'a\nb'
     """
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
     while lines and not lines[-1]:
@@ -27,11 +27,11 @@ def normalize_output(text: str) -> str:
 
 
 def output_matches(expected: str, actual: str) -> bool:
-    """Whether ``actual`` output satisfies the ``expected`` out-block body.
+    r"""Whether ``actual`` output satisfies the ``expected`` out-block body.
 
-    >>> output_matches("total: 3", "total: 3   \\n\\n")
+    >>> output_matches("total: 3", "total: 3   \n\n")
     True
-    >>> output_matches("start\\n...\\nend", "start\\n1\\n2\\nend")
+    >>> output_matches("start\n...\nend", "start\n1\n2\nend")
     True
     >>> output_matches("took ... seconds", "took 0.25 seconds")
     True
@@ -60,9 +60,9 @@ def _ellipsis_pattern(expected: str) -> re.Pattern:
 
 def diff_outputs(expected: str, actual: str, expected_label: str = "expected",
                  actual_label: str = "actual") -> str:
-    """A unified diff from ``expected`` to ``actual``, after :func:`normalize_output`.
+    r"""A unified diff from ``expected`` to ``actual``, after :func:`normalize_output`.
 
-    >>> print(diff_outputs("a\\nb", "a\\nc"))
+    >>> print(diff_outputs("a\nb", "a\nc"))
     --- expected
     +++ actual
     @@ -1,2 +1,2 @@

@@ -1,4 +1,4 @@
-"""Read a markdown page into the steps rune.literate runs, with exact offsets.
+r"""Read a markdown page into the steps rune.literate runs, with exact offsets.
 
 This is the one parser behind pytest collection, ``check`` and ``promote``, so
 every rule of the format lives here once: what counts as a fence, which out
@@ -7,7 +7,7 @@ mistakes are errors.
 
 Offsets index the page text exactly as it was read (``newline=""``, so CRLF
 stays CRLF); ``promote`` edits the page through these offsets and never
-re-serializes it. A line ends at ``\\n`` only; a ``\\r`` before it belongs to
+re-serializes it. A line ends at ``\n`` only; a ``\r`` before it belongs to
 the line ending.
 """
 
@@ -91,7 +91,7 @@ class Fence:
 
     @property
     def body(self) -> str:
-        """The dedented body, lines joined by ``\\n``, without a final newline."""
+        r"""The dedented body, lines joined by ``\n``, without a final newline."""
         return "\n".join(self.body_lines)
 
     @property
@@ -173,10 +173,10 @@ class _Other:
 
 
 def split_lines(text: str) -> list[Line]:
-    """Split ``text`` at ``\\n`` into :class:`Line` objects with exact offsets.
+    r"""Split ``text`` at ``\n`` into :class:`Line` objects with exact offsets.
 
-    >>> [(line.text, line.eol) for line in split_lines("a\\r\\nb")]
-    [('a', '\\r\\n'), ('b', '')]
+    >>> [(line.text, line.eol) for line in split_lines("a\r\nb")]
+    [('a', '\r\n'), ('b', '')]
     """
     lines = []
     position = 0
@@ -502,17 +502,17 @@ class _Assembler:
 
 
 def parse_page(text: str, path: str = "<page>") -> Page:
-    """Parse markdown ``text`` into a :class:`Page`.
+    r"""Parse markdown ``text`` into a :class:`Page`.
 
     ``path`` is only used in error messages and to name the page.
     Raises :class:`LiterateSyntaxError` naming the line of the first problem:
     an unterminated fence, an out block that follows no python block, an
     unknown or misplaced directive, an unbalanced ``skip start``/``skip end``.
 
-    >>> page = parse_page("```python\\nprint(1)\\n```\\n\\n```out\\n1\\n```\\n")
+    >>> page = parse_page("```python\nprint(1)\n```\n\n```out\n1\n```\n")
     >>> [(block.line, block.fence.code, block.out.body) for block in page.python_blocks]
-    [(1, 'print(1)\\n', '1')]
-    >>> parse_page("```out\\n1\\n```\\n", "a.md")
+    [(1, 'print(1)\n', '1')]
+    >>> parse_page("```out\n1\n```\n", "a.md")
     Traceback (most recent call last):
       ...
     rune.literate.parser.LiterateSyntaxError: a.md:1: this out block does not follow a python block; only blank lines and literate directives may stand between a python block and its out block

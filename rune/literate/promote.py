@@ -64,9 +64,9 @@ class PromotedPage:
 
 
 def unified_diff(old: str, new: str, path: str) -> str:
-    """A ``git diff``-style unified diff of two versions of the page at ``path``.
+    r"""A ``git diff``-style unified diff of two versions of the page at ``path``.
 
-    >>> print(unified_diff("a\\nb\\n", "a\\nc\\n", "p.md"), end="")
+    >>> print(unified_diff("a\nb\n", "a\nc\n", "p.md"), end="")
     --- a/p.md
     +++ b/p.md
     @@ -1,2 +1,2 @@
@@ -85,14 +85,14 @@ def unified_diff(old: str, new: str, path: str) -> str:
 
 
 def promote_text(page: Page, results: list[BlockResult]) -> str:
-    """The text of ``page`` with out blocks rewritten to match ``results``.
+    r"""The text of ``page`` with out blocks rewritten to match ``results``.
 
     ``results`` come from running the page (:meth:`PageRunner.run_all`); only
     results whose outcome is in ``PROMOTABLE`` cause edits. Raises
     :class:`PromoteError` if an output line would close its out block's fence.
 
     >>> from rune.literate.parser import parse_page
-    >>> page = parse_page("```python\\nprint('hi')\\n```\\n")
+    >>> page = parse_page("```python\nprint('hi')\n```\n")
     >>> print(promote_text(page, PageRunner(page).run_all()), end="")
     ```python
     print('hi')

@@ -101,7 +101,7 @@ def exception_summary(error: BaseException) -> str:
 
 
 class PageRunner:
-    """Runs the steps of one page, in order, in one namespace.
+    r"""Runs the steps of one page, in order, in one namespace.
 
     ``namespace`` defaults to a new dict; pass Sybil's document namespace to
     share it with Sybil. ``display_path`` names the page in reports and
@@ -112,10 +112,10 @@ class PageRunner:
     page builds up to that block.
 
     >>> from rune.literate.parser import parse_page
-    >>> runner = PageRunner(parse_page("```python\\nx = 2\\n```\\n\\n```python\\nprint(x * 3)\\n```\\n"))
+    >>> runner = PageRunner(parse_page("```python\nx = 2\n```\n\n```python\nprint(x * 3)\n```\n"))
     >>> result = runner.run_all()[-1]
     >>> result.outcome.name, result.output
-    ('MISSING_OUT', '6\\n')
+    ('MISSING_OUT', '6\n')
     """
 
     def __init__(self, page: Page, namespace: dict | None = None,
