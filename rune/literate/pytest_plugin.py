@@ -26,13 +26,14 @@ import os
 import shlex
 
 import pytest
+from sybil.example import SybilFailure
 from sybil.integration.pytest import SybilFile, SybilItem
 from sybil.parsers.rest import DocTestParser
 
 from .parser import LiterateSyntaxError
 from .paths import DEFAULT_PATTERNS, matches_any
 from .runner import BlockResult, Outcome
-from .sybil_integration import LiterateParser, LiterateSybil, skip_reason
+from .sybil_integration import LiterateParser, LiterateSybil, display_path, skip_reason
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -73,7 +74,7 @@ def pytest_collect_file(file_path, parent: pytest.Collector) -> pytest.Collector
     ):
         parser = DocTestParser(optionflags=_doctest_flags(config))
         sybil = LiterateSybil(parsers=[parser], name="docstrings")
-        return SybilFile.from_parent(parent, path=file_path, sybils=[sybil])
+        return DocstringFile.from_parent(parent, path=file_path, sybils=[sybil])
     return None
 
 
@@ -111,14 +112,39 @@ class LiterateItem(SybilItem):
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
-        # The third item heads failure reports. It must not be a suffix of the
-        # node id, or pytest's verbose output turns the ".md" into "::md".
-        block = self.example.parsed
-        return self.path, block.line - 1, f"{self.example.document.literate_runner.path} line {block.line}"
+        return _report_info(self)
+
+
+class DocstringItem(SybilItem):
+    """One ``>>>`` example of a docstring."""
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, SybilFailure):
+            # Sybil's report lacks the example itself; show it, as doctest does.
+            where = display_path(self.path, self.config.rootpath)
+            source = "".join(
+                (">>> " if index == 0 else "... ") + line + "\n"
+                for index, line in enumerate(self.example.parsed.source.rstrip("\n").split("\n"))
+            )
+            return f"{where}:{self.example.line}: the docstring example failed\n{source}" \
+                   f"{excinfo.value.result.rstrip()}"
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return _report_info(self)
+
+
+def _report_info(item: SybilItem):
+    # The third item heads failure reports. It must not be a suffix of the node
+    # id, or pytest's verbose output turns the ".md" of "page.md" into "::md".
+    where = display_path(item.path, item.config.rootpath)
+    return item.path, item.example.line - 1, f"{where} line {item.example.line}"
 
 
 class LiterateFile(SybilFile):
     """A literate page; a malformed page is a collection error naming its line."""
+
+    item_class: type[SybilItem] = LiterateItem
 
     def collect(self):
         for sybil in self.sybils:
@@ -128,4 +154,10 @@ class LiterateFile(SybilFile):
                 raise self.CollectError(str(error)) from None
             self.documents.append(document)
             for example in document.examples():
-                yield LiterateItem.from_parent(self, sybil=sybil, example=example)
+                yield self.item_class.from_parent(self, sybil=sybil, example=example)
+
+
+class DocstringFile(LiterateFile):
+    """A Python module whose docstring examples are tests."""
+
+    item_class = DocstringItem
