@@ -156,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
-    arguments = parser.parse_intermixed_args(argv)
+    arguments = parser.parse_args(argv)
     try:
         pages = find_pages(arguments.paths, os.getcwd())
     except FileNotFoundError as error:

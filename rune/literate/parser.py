@@ -36,6 +36,7 @@ _FENCE_OPEN = re.compile(
 _FENCE_CLOSE = re.compile(r"(?P<quote>(?:[ \t]*>)*)(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})[ \t]*")
 _COMMENT_START = re.compile(r"(?:[ \t]*>)*[ \t]*<!--(?P<rest>.*)")
 _DIRECTIVE_BODY = re.compile(r"\s*literate\s*:(?P<body>.*)")
+_COMMENT_END_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*-->[ \t]*")
 
 
 class LiterateSyntaxError(ValueError):
@@ -368,7 +369,7 @@ class _Scanner:
         if index >= len(self.lines):
             raise self.error(opened_at, "this setup comment is never closed: expected --> on a "
                                         "line of its own after its python block")
-        if self.lines[index].text.strip(" \t>") != "-->":
+        if not _COMMENT_END_LINE.fullmatch(self.lines[index].text):
             raise self.error(
                 self.lines[index].number,
                 f"expected --> to close the setup comment opened at line {opened_at}, "
