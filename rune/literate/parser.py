@@ -112,10 +112,15 @@ class PythonBlock:
 
     fence: Fence
     out: Fence | None
-    skip: bool
+    skipped_by: int | None  # the line of the `skip` or `skip start` that skips it
     nondeterministic: bool
     raises: bool
     gap_start: int
+
+    @property
+    def skip(self) -> bool:
+        """Whether a directive says this block must not run."""
+        return self.skipped_by is not None
 
     @property
     def line(self) -> int:
@@ -490,11 +495,12 @@ class _Assembler:
             self.pending.extend(between)
             index = lookahead + 1
         names = {directive.name for directive in self.pending}
+        skips = [d.line.number for d in self.pending if d.name == "skip"] + [self.skip_start]
         self.pending = []
         block = PythonBlock(
             fence=fence,
             out=out,
-            skip="skip" in names or self.skip_start is not None,
+            skipped_by=next((line for line in skips if line is not None), None),
             nondeterministic="nondeterministic" in names,
             raises="raises" in names,
             gap_start=gap_start,

@@ -102,7 +102,7 @@ class LiterateItem(SybilItem):
         block = self.example.parsed
         result = self.example.document.literate_runner.run_block(block)
         if result.outcome is Outcome.SKIPPED:
-            pytest.skip(skip_reason(result.path, block.line))
+            pytest.skip(skip_reason(result.path, block))
         if result.failed:
             raise BlockFailed(result)
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from sybil import Document, Example, Region, Sybil
 
-from .parser import parse_page
+from .parser import PythonBlock, parse_page
 from .runner import Outcome, PageRunner
 
 
@@ -51,12 +51,13 @@ def evaluate_block(example: Example) -> str | None:
     """
     result = example.document.literate_runner.run_block(example.parsed)
     if result.outcome is Outcome.SKIPPED:
-        raise unittest.SkipTest(skip_reason(result.path, example.parsed.line))
+        raise unittest.SkipTest(skip_reason(result.path, example.parsed))
     return result.report() if result.failed else None
 
 
-def skip_reason(path: str, line: int) -> str:
-    return f"{path}:{line}: skipped by a `<!-- literate: skip -->` directive"
+def skip_reason(path: str, block: PythonBlock) -> str:
+    """Why a block was skipped, naming the directive's line."""
+    return f"{path}:{block.line}: skipped by the literate directive at line {block.skipped_by}"
 
 
 class LiterateSybil(Sybil):

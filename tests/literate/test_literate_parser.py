@@ -88,8 +88,9 @@ def test_split_lines_keeps_exact_offsets():
 
 def test_directives_attach_to_the_next_python_block(fixture_text):
     skipped, region_one, region_two, after = blocks(fixture_text("skip.md"))
-    assert skipped.skip and skipped.out is not None
-    assert region_one.skip and region_two.skip and not after.skip
+    assert skipped.skipped_by == 3 and skipped.out is not None
+    assert region_one.skipped_by == region_two.skipped_by == 12
+    assert not after.skip
     (raising,) = blocks(fixture_text("raises.md"))
     assert raising.raises and not raising.nondeterministic
 

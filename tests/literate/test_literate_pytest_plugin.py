@@ -105,7 +105,7 @@ def test_pages_become_one_test_per_python_block_with_clear_failures(tmp_path):
     assert "--- expected (docs/page.md:16)\n+++ actual\n@@ -1 +1 @@\n-expected\n+changed" in output
     assert 'File "docs/page.md", line 31, in <module>\n    fail()' in output
     assert 'File "docs/page.md", line 27, in fail\n    raise ValueError("from the page")' in output
-    assert "docs/page.md:21: skipped by a `<!-- literate: skip -->` directive" in output
+    assert "docs/page.md:21: skipped by the literate directive at line 20" in output
     assert "2 failed, 2 passed, 1 skipped" in output
 
 
