@@ -89,8 +89,10 @@ def run_check(pages: list[Path], quiet: bool = False) -> int:
     progress.clear()
     total = sum(counts.values())
     summary = ", ".join(f"{count} {word}" for word, count in counts.items())
-    print(f"check: {_count(total, 'block')} in {_count(len(pages), 'page')}: {summary}"
-          + (f"; {_count(broken_pages, 'page')} could not be parsed" if broken_pages else ""))
+    print(
+        f"check: {_count(total, 'block')} in {_count(len(pages), 'page')}: {summary}"
+        + (f"; {_count(broken_pages, 'page')} could not be parsed" if broken_pages else "")
+    )
     return 1 if counts["failed"] or broken_pages else 0
 
 
@@ -118,8 +120,10 @@ def run_promote(pages: list[Path], mode: str = "write", quiet: bool = False) -> 
         progress.show(done, name)
     progress.clear()
     verb = {"write": "changed", "check": "would change", "diff": "would change"}[mode]
-    print(f"promote: {changed} of {_count(len(pages), 'page')} {verb}"
-          + (f"; {_count(failed, 'page')} not promoted because of errors" if failed else ""))
+    print(
+        f"promote: {changed} of {_count(len(pages), 'page')} {verb}"
+        + (f"; {_count(failed, 'page')} not promoted because of errors" if failed else "")
+    )
     if failed or (mode == "check" and changed):
         return 1
     return 0
@@ -145,10 +149,20 @@ def build_parser() -> argparse.ArgumentParser:
     promote = commands.add_parser("promote", help="write actual output into out blocks")
     promote.add_argument("paths", nargs="*", help=paths_help)
     mode = promote.add_mutually_exclusive_group()
-    mode.add_argument("--check", dest="mode", action="store_const", const="check",
-                      help="change nothing; exit 1 if any page would change")
-    mode.add_argument("--diff", dest="mode", action="store_const", const="diff",
-                      help="change nothing; only print the diff of what would change")
+    mode.add_argument(
+        "--check",
+        dest="mode",
+        action="store_const",
+        const="check",
+        help="change nothing; exit 1 if any page would change",
+    )
+    mode.add_argument(
+        "--diff",
+        dest="mode",
+        action="store_const",
+        const="diff",
+        help="change nothing; only print the diff of what would change",
+    )
     promote.add_argument("-q", "--quiet", action="store_true", help="do not show progress")
     return parser
 

@@ -58,8 +58,9 @@ def _ellipsis_pattern(expected: str) -> re.Pattern:
     return re.compile("".join(parts))
 
 
-def diff_outputs(expected: str, actual: str, expected_label: str = "expected",
-                 actual_label: str = "actual") -> str:
+def diff_outputs(
+    expected: str, actual: str, expected_label: str = "expected", actual_label: str = "actual"
+) -> str:
     r"""A unified diff from ``expected`` to ``actual``, after :func:`normalize_output`.
 
     >>> print(diff_outputs("a\nb", "a\nc"))
@@ -72,6 +73,7 @@ def diff_outputs(expected: str, actual: str, expected_label: str = "expected",
     """
     expected_lines = normalize_output(expected).split("\n") if expected.strip() else []
     actual_lines = normalize_output(actual).split("\n") if actual.strip() else []
-    lines = difflib.unified_diff(expected_lines, actual_lines, expected_label, actual_label,
-                                 lineterm="")
+    lines = difflib.unified_diff(
+        expected_lines, actual_lines, expected_label, actual_label, lineterm=""
+    )
     return "\n".join(lines)

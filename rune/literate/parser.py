@@ -192,10 +192,18 @@ def split_lines(text: str) -> list[Line]:
             end = content_end = len(text)
         else:
             end = newline + 1
-            content_end = newline - 1 if newline > position and text[newline - 1] == "\r" else newline
+            content_end = (
+                newline - 1 if newline > position and text[newline - 1] == "\r" else newline
+            )
         lines.append(
-            Line(len(lines) + 1, position, content_end, end, text[position:content_end],
-                 text[content_end:end])
+            Line(
+                len(lines) + 1,
+                position,
+                content_end,
+                end,
+                text[position:content_end],
+                text[content_end:end],
+            )
         )
         position = end
     return lines
@@ -263,7 +271,7 @@ class _Scanner:
         # CommonMark lets a closing fence be indented up to three spaces more.
         max_close_indent = len((opening["indent"] + bullet).expandtabs(4)) + 3
         body = []
-        for closing in self.lines[index + 1:]:
+        for closing in self.lines[index + 1 :]:
             match = _FENCE_CLOSE.fullmatch(closing.text)
             if (
                 match
@@ -298,7 +306,7 @@ class _Scanner:
 
     def dedent(self, line: Line, prefix: str, opened_at: int) -> str:
         if line.text.startswith(prefix):
-            return line.text[len(prefix):]
+            return line.text[len(prefix) :]
         if _is_blank(line.text):
             return ""
         raise self.error(
@@ -344,13 +352,15 @@ class _Scanner:
     def check_known(self, name: str, line: int) -> None:
         if name not in DIRECTIVES:
             known = ", ".join(DIRECTIVES)
-            raise self.error(line, f"unknown directive {name!r} after `{DIRECTIVE_PREFIX}`; "
-                                   f"expected one of: {known}")
+            raise self.error(
+                line,
+                f"unknown directive {name!r} after `{DIRECTIVE_PREFIX}`; expected one of: {known}",
+            )
 
     def skip_comment(self, index: int, rest: str) -> int:
         if "-->" in rest:
             return index + 1
-        for later in self.lines[index + 1:]:
+        for later in self.lines[index + 1 :]:
             if "-->" in later.text:
                 return later.number  # the index of the line after it
         raise self.error(
@@ -363,7 +373,9 @@ class _Scanner:
         index = self.skip_blank(index + 1)
         opening = _match_fence_open(self.lines[index].text) if index < len(self.lines) else None
         if opening is None or fence_language(opening["info"]) not in PYTHON_LANGUAGES:
-            found = repr(self.lines[index].text) if index < len(self.lines) else "the end of the file"
+            found = (
+                repr(self.lines[index].text) if index < len(self.lines) else "the end of the file"
+            )
             raise self.error(
                 self.lines[index].number if index < len(self.lines) else opened_at,
                 f"expected a ```python block inside the setup comment opened at line {opened_at}, "
@@ -372,8 +384,11 @@ class _Scanner:
         fence, index = self.read_fence(index, opening)
         index = self.skip_blank(index)
         if index >= len(self.lines):
-            raise self.error(opened_at, "this setup comment is never closed: expected --> on a "
-                                        "line of its own after its python block")
+            raise self.error(
+                opened_at,
+                "this setup comment is never closed: expected --> on a "
+                "line of its own after its python block",
+            )
         if not _COMMENT_END_LINE.fullmatch(self.lines[index].text):
             raise self.error(
                 self.lines[index].number,
@@ -436,8 +451,10 @@ class _Assembler:
                 self.expect_no_pending(f"a ```{token.language} block at line {token.line}")
         if self.pending:
             first = self.pending[0]
-            raise self.error(first.line.number,
-                             f"the `{first.name}` directive is not followed by any python block")
+            raise self.error(
+                first.line.number,
+                f"the `{first.name}` directive is not followed by any python block",
+            )
         if self.skip_start is not None:
             raise self.error(self.skip_start, "`skip start` has no matching `skip end` after it")
         return steps
@@ -450,8 +467,11 @@ class _Assembler:
         self.expect_no_pending(f"the `{name}` directive at line {line}")
         if name == "skip start":
             if self.skip_start is not None:
-                raise self.error(line, f"`skip start` inside the skip region already started at "
-                                       f"line {self.skip_start}; expected `skip end` first")
+                raise self.error(
+                    line,
+                    f"`skip start` inside the skip region already started at "
+                    f"line {self.skip_start}; expected `skip end` first",
+                )
             self.skip_start = line
         elif name == "skip end":
             if self.skip_start is None:

@@ -53,8 +53,9 @@ def matches_any(relative_path: str, patterns: list[str] | tuple[str, ...]) -> bo
     return any(pattern_regex(pattern).fullmatch(relative_path) for pattern in patterns)
 
 
-def find_pages(arguments: list[str], root: str | Path = ".",
-               patterns: tuple[str, ...] = DEFAULT_PATTERNS) -> list[Path]:
+def find_pages(
+    arguments: list[str], root: str | Path = ".", patterns: tuple[str, ...] = DEFAULT_PATTERNS
+) -> list[Path]:
     """The pages to run: files as given, directories searched for ``*.md``.
 
     With no ``arguments``, the files under ``root`` matching ``patterns``.
@@ -95,6 +96,8 @@ def _walk(base: Path):
         yield base
         return
     for directory, subdirectories, files in os.walk(base):
-        subdirectories[:] = sorted(d for d in subdirectories if d not in _SKIPPED_DIRECTORIES and not d.startswith("."))
+        subdirectories[:] = sorted(
+            d for d in subdirectories if d not in _SKIPPED_DIRECTORIES and not d.startswith(".")
+        )
         for name in files:
             yield Path(directory) / name

@@ -167,15 +167,19 @@ def _verify(page: Page, text: str, results: list[BlockResult]) -> None:
     """Check that the promoted page parses and now expects exactly what was printed."""
     new_blocks = parse_page(text, page.path).python_blocks
     if len(new_blocks) != len(results):
-        raise PromoteError(f"{page.path}: promote would change the number of python blocks "
-                           f"(a bug in rune.literate; the page was left as it was)")
+        raise PromoteError(
+            f"{page.path}: promote would change the number of python blocks "
+            f"(a bug in rune.literate; the page was left as it was)"
+        )
     for result, block in zip(results, new_blocks):
         if result.outcome not in PROMOTABLE:
             continue
         expected = block.out.body if block.out else ""
         if not output_matches(expected, result.output):
-            raise PromoteError(f"{page.path}:{block.line}: the promoted out block does not match "
-                               f"the output (a bug in rune.literate; the page was left as it was)")
+            raise PromoteError(
+                f"{page.path}:{block.line}: the promoted out block does not match "
+                f"the output (a bug in rune.literate; the page was left as it was)"
+            )
 
 
 def promote_page(path: str | Path, display_path: str | None = None) -> PromotedPage:

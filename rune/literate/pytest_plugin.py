@@ -37,12 +37,24 @@ from .sybil_integration import LiterateParser, LiterateSybil, display_path, skip
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini("literate_patterns", type="args", default=list(DEFAULT_PATTERNS),
-                  help="glob patterns (relative to the rootdir) of literate markdown pages")
-    parser.addini("literate_docstring_patterns", type="args", default=[],
-                  help="glob patterns of Python modules whose docstring examples are tested")
-    parser.addini("literate_doctest_optionflags", type="args", default=[],
-                  help="doctest option flags for docstring examples, e.g. ELLIPSIS")
+    parser.addini(
+        "literate_patterns",
+        type="args",
+        default=list(DEFAULT_PATTERNS),
+        help="glob patterns (relative to the rootdir) of literate markdown pages",
+    )
+    parser.addini(
+        "literate_docstring_patterns",
+        type="args",
+        default=[],
+        help="glob patterns of Python modules whose docstring examples are tested",
+    )
+    parser.addini(
+        "literate_doctest_optionflags",
+        type="args",
+        default=[],
+        help="doctest option flags for docstring examples, e.g. ELLIPSIS",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -52,10 +64,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _dist_chosen_by_user(config: pytest.Config) -> bool:
-    arguments = [*config.invocation_params.args, *config.getini("addopts"),
-                 *shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))]
-    return any(argument in ("--dist", "-d", "--distload") or argument.startswith("--dist=")
-               for argument in arguments)
+    arguments = [
+        *config.invocation_params.args,
+        *config.getini("addopts"),
+        *shlex.split(os.environ.get("PYTEST_ADDOPTS", "")),
+    ]
+    return any(
+        argument in ("--dist", "-d", "--distload") or argument.startswith("--dist=")
+        for argument in arguments
+    )
 
 
 def pytest_collect_file(file_path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -126,8 +143,10 @@ class DocstringItem(SybilItem):
                 (">>> " if index == 0 else "... ") + line + "\n"
                 for index, line in enumerate(self.example.parsed.source.rstrip("\n").split("\n"))
             )
-            return f"{where}:{self.example.line}: the docstring example failed\n{source}" \
-                   f"{excinfo.value.result.rstrip()}"
+            return (
+                f"{where}:{self.example.line}: the docstring example failed\n{source}"
+                f"{excinfo.value.result.rstrip()}"
+            )
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):

@@ -69,8 +69,11 @@ class BlockResult:
         lines = [f"{self.location}: the python block {self.outcome.value}"]
         if self.outcome is Outcome.MISMATCH:
             out_line = block.out.line
-            lines.append(diff_outputs(block.out.body, self.output,
-                                      f"expected ({self.path}:{out_line})", "actual"))
+            lines.append(
+                diff_outputs(
+                    block.out.body, self.output, f"expected ({self.path}:{out_line})", "actual"
+                )
+            )
             lines.append("(run promote to accept the actual output)")
         elif self.outcome is Outcome.MISSING_OUT:
             lines.append(diff_outputs("", self.output, "expected (no out block)", "actual"))
@@ -118,8 +121,9 @@ class PageRunner:
     ('MISSING_OUT', '6\n')
     """
 
-    def __init__(self, page: Page, namespace: dict | None = None,
-                 display_path: str | None = None) -> None:
+    def __init__(
+        self, page: Page, namespace: dict | None = None, display_path: str | None = None
+    ) -> None:
         self.page = page
         self.path = display_path or page.path
         self.namespace = {} if namespace is None else namespace
@@ -142,7 +146,7 @@ class PageRunner:
             self._baseline = dict(self.namespace)
         position = self._positions[id(block)]
         notes: list[str] = []
-        for step in self.page.steps[self._next_step:position]:
+        for step in self.page.steps[self._next_step : position]:
             self._run_quietly(step, notes)
         self._next_step = max(self._next_step, position + 1)
         result = self._judge(block)
@@ -154,8 +158,12 @@ class PageRunner:
             return BlockResult(block, Outcome.SKIPPED, self.path)
         if self._failed_setup is not None:
             setup, trace = self._failed_setup
-            return BlockResult(block, Outcome.SETUP_FAILED, self.path, traceback=(
-                f"The setup block at line {setup.line} raised:\n{trace}"))
+            return BlockResult(
+                block,
+                Outcome.SETUP_FAILED,
+                self.path,
+                traceback=(f"The setup block at line {setup.line} raised:\n{trace}"),
+            )
         printed, error = self._execute(block.fence)
         if error is not None and not block.raises:
             return BlockResult(block, Outcome.RAISED, self.path, printed, self._traceback(error))
@@ -170,7 +178,9 @@ class PageRunner:
         elif block.out is None:
             outcome = Outcome.MISSING_OUT if normalize_output(printed) else Outcome.PASSED
         else:
-            outcome = Outcome.PASSED if output_matches(block.out.body, printed) else Outcome.MISMATCH
+            outcome = (
+                Outcome.PASSED if output_matches(block.out.body, printed) else Outcome.MISMATCH
+            )
         return BlockResult(block, outcome, self.path, printed)
 
     def _run_quietly(self, step: Step, notes: list[str]) -> None:
@@ -188,8 +198,10 @@ class PageRunner:
         elif self._failed_setup is None:
             _, error = self._execute(step.fence)
             if error is not None and not step.raises:
-                notes.append(f"Note: the earlier block at line {step.line}, run first to prepare "
-                             f"this one, raised {exception_summary(error)}")
+                notes.append(
+                    f"Note: the earlier block at line {step.line}, run first to prepare "
+                    f"this one, raised {exception_summary(error)}"
+                )
 
     def _execute(self, fence: Fence) -> tuple[str, BaseException | None]:
         """Run a fence's code; return what it printed and the exception it raised, if any."""

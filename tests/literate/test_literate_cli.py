@@ -19,15 +19,22 @@ def project(tmp_path, monkeypatch, fixtures_dir):
     (tmp_path / "docs" / "guide").mkdir(parents=True)
     for name, target in [("passing.md", "docs/index.md"), ("stale.md", "docs/guide/stale.md")]:
         (tmp_path / target).write_bytes((fixtures_dir / name).read_bytes())
-    (tmp_path / "README.md").write_text("# Readme\n\n```python\nprint('hi')\n```\n\n```out\nhi\n```\n")
-    (tmp_path / "notes.md").write_text("```python\nraise SystemExit('not a page by default')\n```\n")
+    (tmp_path / "README.md").write_text(
+        "# Readme\n\n```python\nprint('hi')\n```\n\n```out\nhi\n```\n"
+    )
+    (tmp_path / "notes.md").write_text(
+        "```python\nraise SystemExit('not a page by default')\n```\n"
+    )
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
 def test_find_pages_uses_the_default_patterns(project):
     assert [p.as_posix() for p in find_pages([], project)] == [
-        f"{project}/README.md", f"{project}/docs/guide/stale.md", f"{project}/docs/index.md"]
+        f"{project}/README.md",
+        f"{project}/docs/guide/stale.md",
+        f"{project}/docs/index.md",
+    ]
     assert find_pages(["docs/guide"]) == [Path("docs/guide/stale.md")]
     with pytest.raises(FileNotFoundError, match="no such file or directory: nope.md"):
         find_pages(["nope.md"])
@@ -111,9 +118,14 @@ def test_a_path_that_does_not_exist_is_a_usage_error(project, capsys):
 
 
 def _run(command, cwd):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-               PYTHON=sys.executable)
-    return subprocess.run(command, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+        PYTHON=sys.executable,
+    )
+    return subprocess.run(
+        command, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_python_dash_m_and_the_scripts_promote_wrapper(project):

@@ -53,7 +53,13 @@ def test_normalize_output():
 def test_diff_shows_expected_against_actual():
     diff = diff_outputs("one\ntwo\n", "one\nthree\n", "expected (p.md:5)", "actual")
     assert diff.splitlines() == [
-        "--- expected (p.md:5)", "+++ actual", "@@ -1,2 +1,2 @@", " one", "-two", "+three"]
+        "--- expected (p.md:5)",
+        "+++ actual",
+        "@@ -1,2 +1,2 @@",
+        " one",
+        "-two",
+        "+three",
+    ]
 
 
 def test_diff_from_nothing():

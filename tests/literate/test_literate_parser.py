@@ -30,7 +30,9 @@ def test_blocks_in_order_with_their_out_blocks(fixture_text):
 
 
 def test_fences_inside_list_items_admonitions_tabs_and_block_quotes(fixture_text):
-    found = [(b.fence.prefix, b.fence.code, b.out.body) for b in blocks(fixture_text("containers.md"))]
+    found = [
+        (b.fence.prefix, b.fence.code, b.out.body) for b in blocks(fixture_text("containers.md"))
+    ]
     assert found == [
         ("    ", "items = [1, 2, 3]\nprint(sum(items))\n", "6"),
         ("    ", 'print("inside an admonition")\n', "inside an admonition"),
@@ -70,8 +72,11 @@ def test_crlf_offsets_line_numbers_and_bodies(fixture_text):
     assert (first.line, second.line) == (3, 13)
     assert first.fence.eol == "\r\n" and first.out.body == "first"
     assert second.fence.code == 'print("second")\n'
-    assert text[first.out.body_start:first.out.body_end] == "first\r\n"
-    assert text[second.fence.start:second.fence.end] == '    ```python\r\n    print("second")\r\n    ```'
+    assert text[first.out.body_start : first.out.body_end] == "first\r\n"
+    assert (
+        text[second.fence.start : second.fence.end]
+        == '    ```python\r\n    print("second")\r\n    ```'
+    )
 
 
 def test_no_final_newline(fixture_text):
@@ -83,7 +88,10 @@ def test_no_final_newline(fixture_text):
 def test_split_lines_keeps_exact_offsets():
     lines = split_lines("a\r\n\nb")
     assert [(line.text, line.eol, line.start, line.end) for line in lines] == [
-        ("a", "\r\n", 0, 3), ("", "\n", 3, 4), ("b", "", 4, 5)]
+        ("a", "\r\n", 0, 3),
+        ("", "\n", 3, 4),
+        ("b", "", 4, 5),
+    ]
 
 
 def test_directives_attach_to_the_next_python_block(fixture_text):
@@ -113,12 +121,16 @@ def test_directive_between_a_block_and_its_out_block_belongs_to_the_block():
 
 
 def test_a_directive_not_followed_by_an_out_block_waits_for_the_next_python_block():
-    first, second = blocks(f"{F}python\nx = 1\n{F}\n\n<!-- literate: skip -->\n\n{F}python\nraise X\n{F}\n")
+    first, second = blocks(
+        f"{F}python\nx = 1\n{F}\n\n<!-- literate: skip -->\n\n{F}python\nraise X\n{F}\n"
+    )
     assert not first.skip and second.skip
 
 
 def test_ordinary_html_comments_hide_their_content():
-    (block,) = blocks(f"<!--\n{F}python\nraise X\n{F}\n-->\n\n{F}python\nprint(1)\n{F}\n\n{F}out\n1\n{F}\n")
+    (block,) = blocks(
+        f"<!--\n{F}python\nraise X\n{F}\n-->\n\n{F}python\nprint(1)\n{F}\n\n{F}out\n1\n{F}\n"
+    )
     assert block.line == 7
 
 
@@ -127,18 +139,30 @@ def test_ordinary_html_comments_hide_their_content():
     [
         (f"# Title\n\n{F}python\nprint(1)\n", 3, "never closed"),
         ("~~~~python\nx\n~~~\n", 1, "never closed"),
-        (f"{F}python\nprint(1)\n{F}\n\nProse.\n\n{F}out\n1\n{F}\n", 7, "does not follow a python block"),
+        (
+            f"{F}python\nprint(1)\n{F}\n\nProse.\n\n{F}out\n1\n{F}\n",
+            7,
+            "does not follow a python block",
+        ),
         (f"{F}out\n1\n{F}\n", 1, "does not follow a python block"),
         (f"{F}python\nprint(1)\n{F}\n\n{F}out\n1\n{F}\n\n{F}out\n1\n{F}\n", 9, "does not follow"),
         (f"<!-- literate: skp -->\n{F}python\nx\n{F}\n", 1, "unknown directive 'skp'"),
         ("<!-- literate: -->\n", 1, "unknown directive ''"),
         ("<!-- literate: skip end -->\n", 1, "`skip end` without a `skip start`"),
         ("<!-- literate: skip start -->\n\ntext\n", 1, "no matching `skip end`"),
-        ("<!-- literate: skip start -->\n<!-- literate: skip start -->\n", 2, "inside the skip region"),
+        (
+            "<!-- literate: skip start -->\n<!-- literate: skip start -->\n",
+            2,
+            "inside the skip region",
+        ),
         (f"<!-- literate: skip -->\nProse.\n{F}python\nx\n{F}\n", 1, "next comes text at line 2"),
         (f"<!-- literate: raises -->\n{F}text\nx\n{F}\n", 1, "next comes a ```text block"),
         ("<!-- literate: raises -->\n", 1, "not followed by any python block"),
-        (f"{F}python\nx\n{F}\n<!-- literate: clear -->\n{F}out\n1\n{F}\n", 4, "cannot stand between"),
+        (
+            f"{F}python\nx\n{F}\n<!-- literate: clear -->\n{F}out\n1\n{F}\n",
+            4,
+            "cannot stand between",
+        ),
         ("<!-- literate: skip\n-->\n", 1, "must be on one line"),
         ("<!-- literate: skip --> trailing\n", 1, "expected nothing after"),
         ("<!-- literate: setup -->\n", 1, "needs a python block inside"),
@@ -146,7 +170,11 @@ def test_ordinary_html_comments_hide_their_content():
         (f"<!-- literate: setup\n{F}python\nx = 1\n{F}\n", 1, "setup comment is never closed"),
         (f"<!-- literate: setup\n{F}python\nx = 1\n{F}\ntext\n-->\n", 5, "expected --> to close"),
         ("<!-- an ordinary comment\nthat never ends\n", 1, "never closed with -->"),
-        (f"1. item\n\n    {F}python\n    x = 1\nnot indented\n    {F}\n", 5, "does not start with '    '"),
+        (
+            f"1. item\n\n    {F}python\n    x = 1\nnot indented\n    {F}\n",
+            5,
+            "does not start with '    '",
+        ),
     ],
 )
 def test_bad_pages_raise_an_error_naming_the_line(text, line, message):

@@ -12,8 +12,19 @@ from rune.literate.promote import PromoteError, promote_page, promote_text, writ
 from rune.literate.runner import Outcome, PageRunner
 
 F = "```"
-PASSING = ["passing.md", "containers.md", "tildes.md", "nested_fence.md", "attributes.md",
-           "crlf.md", "no_final_newline.md", "ellipsis.md", "raises.md", "directives.md", "skip.md"]
+PASSING = [
+    "passing.md",
+    "containers.md",
+    "tildes.md",
+    "nested_fence.md",
+    "attributes.md",
+    "crlf.md",
+    "no_final_newline.md",
+    "ellipsis.md",
+    "raises.md",
+    "directives.md",
+    "skip.md",
+]
 
 
 def promoted(text):
@@ -40,7 +51,7 @@ def test_promote_fixes_a_stale_page_which_then_passes(fixture_text):
     assert 'print("new output")\n```\n\n```out\nnew output\n```\n' in new
     assert 'print("no out block yet")\n```\n\n```out\nno out block yet\n```\n\nProse.' in new
     assert "this block used to print" not in new
-    assert "x = 1  # prints nothing any more\n```\n\n```python\nprint(\"fine\")" in new
+    assert 'x = 1  # prints nothing any more\n```\n\n```python\nprint("fine")' in new
     assert promoted(new) == new
 
 
@@ -53,39 +64,52 @@ def test_promote_diff_shows_every_change(fixtures_dir):
 
 
 def test_inserted_out_blocks_follow_the_python_block_container_and_fence():
-    text = (f"1. Item:\n\n    ~~~~python\n    print('a')\n    print()\n    print('b')\n    ~~~~\n\n"
-            f"> {F}python\n> print('q')\n> {F}\n\nEnd.\n")
+    text = (
+        f"1. Item:\n\n    ~~~~python\n    print('a')\n    print()\n    print('b')\n    ~~~~\n\n"
+        f"> {F}python\n> print('q')\n> {F}\n\nEnd.\n"
+    )
     new = promoted(text)
-    assert new == (f"1. Item:\n\n    ~~~~python\n    print('a')\n    print()\n    print('b')\n    ~~~~\n"
-                   f"\n    ~~~~out\n    a\n\n    b\n    ~~~~\n\n"
-                   f"> {F}python\n> print('q')\n> {F}\n>\n> {F}out\n> q\n> {F}\n\nEnd.\n")
+    assert new == (
+        f"1. Item:\n\n    ~~~~python\n    print('a')\n    print()\n    print('b')\n    ~~~~\n"
+        f"\n    ~~~~out\n    a\n\n    b\n    ~~~~\n\n"
+        f"> {F}python\n> print('q')\n> {F}\n>\n> {F}out\n> q\n> {F}\n\nEnd.\n"
+    )
     assert passes(new)
 
 
 def test_crlf_pages_get_crlf_in_new_and_rewritten_out_blocks():
     text = f"{F}python\r\nprint(1)\r\n{F}\r\n\r\n{F}python\r\nprint(2)\r\n{F}\r\n\r\n{F}out\r\nold\r\n{F}\r\n"
     new = promoted(text)
-    assert new == (f"{F}python\r\nprint(1)\r\n{F}\r\n\r\n{F}out\r\n1\r\n{F}\r\n\r\n"
-                   f"{F}python\r\nprint(2)\r\n{F}\r\n\r\n{F}out\r\n2\r\n{F}\r\n")
+    assert new == (
+        f"{F}python\r\nprint(1)\r\n{F}\r\n\r\n{F}out\r\n1\r\n{F}\r\n\r\n"
+        f"{F}python\r\nprint(2)\r\n{F}\r\n\r\n{F}out\r\n2\r\n{F}\r\n"
+    )
 
 
 def test_a_missing_final_newline_stays_missing():
     assert promoted(f"{F}python\nprint(1)\n{F}") == f"{F}python\nprint(1)\n{F}\n\n{F}out\n1\n{F}"
     assert promoted(f"{F}python\nx = 1\n{F}\n\n{F}out\n1\n{F}") == f"{F}python\nx = 1\n{F}"
-    assert promoted(f"{F}python\nprint(2)\n{F}\n\n{F}out\n1\n{F}") == f"{F}python\nprint(2)\n{F}\n\n{F}out\n2\n{F}"
+    assert (
+        promoted(f"{F}python\nprint(2)\n{F}\n\n{F}out\n1\n{F}")
+        == f"{F}python\nprint(2)\n{F}\n\n{F}out\n2\n{F}"
+    )
 
 
 def test_matching_out_blocks_keep_their_ellipsis_and_trailing_spaces():
     kept = f"{F}out\nstart   \n...\nend\n{F}\n"
-    text = f"{F}python\nprint('start')\nfor i in range(9):\n    print(i)\nprint('end')\n{F}\n\n{kept}"
+    text = (
+        f"{F}python\nprint('start')\nfor i in range(9):\n    print(i)\nprint('end')\n{F}\n\n{kept}"
+    )
     assert promoted(text) == text
     stale = text.replace("print('end')", "print('stop')")
     assert promoted(stale).endswith(f"{F}out\nstart\n0\n1\n2\n3\n4\n5\n6\n7\n8\nstop\n{F}\n")
 
 
 def test_skipped_and_nondeterministic_out_blocks_are_left_alone():
-    text = (f"<!-- literate: skip -->\n{F}python\nprint(1)\n{F}\n\n{F}out\nstale\n{F}\n\n"
-            f"<!-- literate: nondeterministic -->\n{F}python\nprint(2)\n{F}\n\n{F}out\nstale\n{F}\n")
+    text = (
+        f"<!-- literate: skip -->\n{F}python\nprint(1)\n{F}\n\n{F}out\nstale\n{F}\n\n"
+        f"<!-- literate: nondeterministic -->\n{F}python\nprint(2)\n{F}\n\n{F}out\nstale\n{F}\n"
+    )
     assert promoted(text) == text
 
 
@@ -147,13 +171,18 @@ def pages(draw):
         marker = draw(st.sampled_from(["```", "~~~", "````"]))
         printed = draw(st.lists(LINES, max_size=3))
         code = [f"print({line!r})" for line in printed] or ["pass"]
-        lines = [draw(st.sampled_from(["Some prose.", "# Heading", ""])), "",
-                 prefix + marker + draw(st.sampled_from(["python", 'python title="t.py"', "py"]))]
+        lines = [
+            draw(st.sampled_from(["Some prose.", "# Heading", ""])),
+            "",
+            prefix + marker + draw(st.sampled_from(["python", 'python title="t.py"', "py"])),
+        ]
         lines += [prefix + line for line in code] + [prefix + marker]
         out = draw(st.sampled_from(["right", "stale", "none", "empty"]))
         body = {"right": printed, "stale": ["stale", "lines"], "empty": []}.get(out)
         if body is not None:
-            out_marker = marker if not any(line.startswith(marker[0] * 3) for line in body) else "`" * 5
+            out_marker = (
+                marker if not any(line.startswith(marker[0] * 3) for line in body) else "`" * 5
+            )
             lines += [prefix.rstrip(), prefix + out_marker + "out"]
             lines += [(prefix + line if line else prefix.rstrip()) for line in body]
             lines += [prefix + out_marker]
@@ -169,7 +198,7 @@ def without_out_blocks(text):
     """The page with each out block (and the blank lines before it) cut out."""
     for block in reversed(parse_page(text, "page.md").python_blocks):
         if block.out is not None:
-            text = text[:block.gap_start] + text[block.out.end:]
+            text = text[: block.gap_start] + text[block.out.end :]
     return text
 
 
@@ -193,4 +222,4 @@ def test_promote_preserves_every_byte_outside_out_blocks(text):
     # Out blocks that already matched are kept byte for byte.
     for result, old_block in zip(results, page.python_blocks):
         if result.outcome is Outcome.PASSED and old_block.out is not None:
-            assert text[old_block.out.start:old_block.out.end] in new
+            assert text[old_block.out.start : old_block.out.end] in new

@@ -76,10 +76,20 @@ def plugin_arguments():
 def run_pytest(project, *arguments):
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), str(project)])
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
-               *plugin_arguments(), *arguments]
-    return subprocess.run(command, check=False, cwd=project, env=env, capture_output=True, text=True,
-                          timeout=300)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        *plugin_arguments(),
+        *arguments,
+    ]
+    return subprocess.run(
+        command, check=False, cwd=project, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def make_project(root, ini="", files=None):
@@ -92,13 +102,19 @@ def make_project(root, ini="", files=None):
 
 
 def test_pages_become_one_test_per_python_block_with_clear_failures(tmp_path):
-    project = make_project(tmp_path, files={"docs/page.md": PAGE, "README.md": "# Hi\n",
-                                            "notes/other.md": PAGE})
+    project = make_project(
+        tmp_path, files={"docs/page.md": PAGE, "README.md": "# Hi\n", "notes/other.md": PAGE}
+    )
     result = run_pytest(project, "-v", "-rs")
     output = result.stdout
     assert result.returncode == 1, output + result.stderr
-    for line, status in [(3, "PASSED"), (12, "FAILED"), (21, "SKIPPED"), (25, "PASSED"),
-                         (30, "FAILED")]:
+    for line, status in [
+        (3, "PASSED"),
+        (12, "FAILED"),
+        (21, "SKIPPED"),
+        (25, "PASSED"),
+        (30, "FAILED"),
+    ]:
         assert f"docs/page.md::line:{line} {status}" in output
     assert "notes/other.md" not in output  # not matched by the default patterns
     assert "docs/page.md:12: the python block printed output that differs" in output
@@ -131,13 +147,21 @@ def test_configured_patterns_and_docstring_examples(tmp_path):
         literate_patterns = guide/*.md
         literate_docstring_patterns = pkg/**/*.py
     """
-    files = {"guide/page.md": PAGE, "docs/page.md": PAGE, "pkg/__init__.py": "",
-             "pkg/maths.py": MODULE, "pkg/plain.py": "def no_examples():\n    pass\n"}
+    files = {
+        "guide/page.md": PAGE,
+        "docs/page.md": PAGE,
+        "pkg/__init__.py": "",
+        "pkg/maths.py": MODULE,
+        "pkg/plain.py": "def no_examples():\n    pass\n",
+    }
     project = make_project(tmp_path, ini, files)
     collected = run_pytest(project, "--collect-only", "-q")
     ids = [line for line in collected.stdout.splitlines() if "::" in line]
     assert ids == [f"guide/page.md::line:{n}" for n in (3, 12, 21, 25, 30)] + [
-        "pkg/maths.py::line:3", "pkg/maths.py::line:11", "pkg/maths.py::line:13"]
+        "pkg/maths.py::line:3",
+        "pkg/maths.py::line:11",
+        "pkg/maths.py::line:13",
+    ]
     run = run_pytest(project, "pkg")
     assert "2 passed, 1 failed" in run.stdout or "1 failed, 2 passed" in run.stdout, run.stdout
     assert "double(1)" in run.stdout

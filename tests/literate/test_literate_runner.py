@@ -18,8 +18,18 @@ def outcomes(results):
 
 @pytest.mark.parametrize(
     "name",
-    ["passing.md", "containers.md", "tildes.md", "nested_fence.md", "attributes.md", "crlf.md",
-     "no_final_newline.md", "ellipsis.md", "raises.md", "directives.md"],
+    [
+        "passing.md",
+        "containers.md",
+        "tildes.md",
+        "nested_fence.md",
+        "attributes.md",
+        "crlf.md",
+        "no_final_newline.md",
+        "ellipsis.md",
+        "raises.md",
+        "directives.md",
+    ],
 )
 def test_passing_fixtures_pass(fixtures_dir, name):
     results = PageRunner(read_page(fixtures_dir / name)).run_all()
@@ -29,7 +39,9 @@ def test_passing_fixtures_pass(fixtures_dir, name):
 
 
 def test_blocks_share_one_namespace_and_run_in_order():
-    results = run(f"{F}python\nx = [1]\n{F}\n\n{F}python\nx.append(2)\nprint(x)\n{F}\n\n{F}out\n[1, 2]\n{F}\n")
+    results = run(
+        f"{F}python\nx = [1]\n{F}\n\n{F}python\nx.append(2)\nprint(x)\n{F}\n\n{F}out\n[1, 2]\n{F}\n"
+    )
     assert outcomes(results) == [Outcome.PASSED, Outcome.PASSED]
     assert results[1].output == "[1, 2]\n"
 
@@ -67,7 +79,7 @@ def test_an_unexpected_exception_shows_a_traceback_with_markdown_lines(fixtures_
 def test_traceback_lines_and_source_for_an_indented_block():
     text = f"1. Item\n\n    {F}python\n    y = 1\n    y.nope\n    {F}\n"
     (result,) = run(text)
-    assert 'line 5, in <module>\n    y.nope\n' in result.traceback
+    assert "line 5, in <module>\n    y.nope\n" in result.traceback
     assert "AttributeError: 'int' object has no attribute 'nope'" in result.traceback
 
 
@@ -81,12 +93,15 @@ def test_a_syntax_error_names_its_markdown_line():
 def test_a_block_marked_raises_passes_with_the_exception_line_in_its_out_block(fixtures_dir):
     (result,) = PageRunner(read_page(fixtures_dir / "raises.md")).run_all()
     assert result.outcome is Outcome.PASSED
-    assert result.output == ("before the error\n"
-                             "ValueError: invalid literal for int() with base 10: 'seven'\n")
+    assert result.output == (
+        "before the error\nValueError: invalid literal for int() with base 10: 'seven'\n"
+    )
 
 
 def test_a_block_marked_raises_fails_when_its_out_block_names_another_error():
-    (result,) = run(f"<!-- literate: raises -->\n{F}python\n{{}}['k']\n{F}\n\n{F}out\nValueError: 'k'\n{F}\n")
+    (result,) = run(
+        f"<!-- literate: raises -->\n{F}python\n{{}}['k']\n{F}\n\n{F}out\nValueError: 'k'\n{F}\n"
+    )
     assert result.outcome is Outcome.MISMATCH
     assert "+KeyError: 'k'" in result.report()
 
@@ -110,8 +125,10 @@ def test_exception_summary_is_the_last_traceback_line():
 
 
 def test_exceptions_of_classes_defined_on_the_page_have_short_names():
-    text = (f"<!-- literate: raises -->\n{F}python\nclass Oops(Exception):\n    pass\n"
-            f"raise Oops('no')\n{F}\n\n{F}out\nOops: no\n{F}\n")
+    text = (
+        f"<!-- literate: raises -->\n{F}python\nclass Oops(Exception):\n    pass\n"
+        f"raise Oops('no')\n{F}\n\n{F}out\nOops: no\n{F}\n"
+    )
     assert outcomes(run(text)) == [Outcome.PASSED]
 
 
@@ -146,8 +163,10 @@ def test_setup_runs_invisibly_and_clear_empties_the_namespace(fixtures_dir):
 
 
 def test_a_failing_setup_block_fails_the_blocks_after_it():
-    text = (f"<!-- literate: setup\n{F}python\nimport not_a_module_anywhere\n{F}\n-->\n\n"
-            f"{F}python\nx = 1\n{F}\n\n{F}python\ny = 2\n{F}\n")
+    text = (
+        f"<!-- literate: setup\n{F}python\nimport not_a_module_anywhere\n{F}\n-->\n\n"
+        f"{F}python\nx = 1\n{F}\n\n{F}python\ny = 2\n{F}\n"
+    )
     first, second = run(text)
     assert first.outcome is second.outcome is Outcome.SETUP_FAILED
     report = first.report()
@@ -156,8 +175,10 @@ def test_a_failing_setup_block_fails_the_blocks_after_it():
 
 
 def test_running_a_later_block_first_runs_the_earlier_steps():
-    text = (f"<!-- literate: setup\n{F}python\nbase = 10\n{F}\n-->\n\n"
-            f"{F}python\nx = base + 1\n{F}\n\n{F}python\nprint(x)\n{F}\n\n{F}out\n11\n{F}\n")
+    text = (
+        f"<!-- literate: setup\n{F}python\nbase = 10\n{F}\n-->\n\n"
+        f"{F}python\nx = base + 1\n{F}\n\n{F}python\nprint(x)\n{F}\n\n{F}out\n11\n{F}\n"
+    )
     page = parse_page(text, "page.md")
     runner = PageRunner(page)
     result = runner.run_block(page.python_blocks[1])
@@ -169,8 +190,10 @@ def test_an_earlier_failure_is_noted_when_running_a_later_block_first():
     page = parse_page(text, "page.md")
     result = PageRunner(page).run_block(page.python_blocks[1])
     assert result.outcome is Outcome.RAISED
-    assert "the earlier block at line 1, run first to prepare this one, raised ZeroDivisionError" \
+    assert (
+        "the earlier block at line 1, run first to prepare this one, raised ZeroDivisionError"
         in result.report()
+    )
 
 
 def test_the_namespace_can_be_shared_with_the_caller():
