@@ -9,7 +9,6 @@ any text, across lines too (as doctest's ELLIPSIS does).
 from __future__ import annotations
 
 import difflib
-import re
 
 ELLIPSIS = "..."
 
@@ -43,19 +42,57 @@ def output_matches(expected: str, actual: str) -> bool:
         return True
     if ELLIPSIS not in expected:
         return False
-    return _ellipsis_pattern(expected).fullmatch(actual + "\n") is not None
+    return _ellipsis_match(expected, actual)
 
 
-def _ellipsis_pattern(expected: str) -> re.Pattern:
-    # Every expected line matches one line of actual output including its "\n",
-    # so a line that is only "..." can match zero or more whole lines.
-    parts = []
+def _ellipsis_match(expected: str, actual: str) -> bool:
+    """Match with ``...`` wildcards, in time linear in the output.
+
+    Both texts are normalized. Every line of ``actual`` is taken to end in
+    ``\n``; the expected text becomes literal pieces separated by wildcards:
+    an inline ``...`` matches any text, a whole-line ``...`` any run of whole
+    lines (so the piece after it must start a line). As in doctest, placing
+    each middle piece at its leftmost possible position finds a match if
+    there is one, with no backtracking.
+    """
+    text = actual + "\n"
+    pieces, whole_line = [""], []  # whole_line[i]: kind of the wildcard after pieces[i]
     for line in expected.split("\n"):
         if line.strip() == ELLIPSIS:
-            parts.append(r"(?:[^\n]*\n)*?")
-        else:
-            parts.append(r"[\s\S]*?".join(map(re.escape, line.split(ELLIPSIS))) + r"\n")
-    return re.compile("".join(parts))
+            whole_line.append(True)
+            pieces.append("")
+            continue
+        first, *rest = line.split(ELLIPSIS)
+        pieces[-1] += first
+        for part in rest:
+            whole_line.append(False)
+            pieces.append(part)
+        pieces[-1] += "\n"
+    if not text.startswith(pieces[0]):
+        return False
+    position = len(pieces[0])
+    for piece, after_whole_line in zip(pieces[1:-1], whole_line):
+        position = _find(text, piece, position, at_line_start=after_whole_line)
+        if position < 0:
+            return False
+        position += len(piece)
+    last_start = len(text) - len(pieces[-1])
+    return (
+        last_start >= position
+        and text.endswith(pieces[-1])
+        and (not whole_line[-1] or _starts_line(text, last_start))
+    )
+
+
+def _find(text: str, piece: str, start: int, at_line_start: bool) -> int:
+    found = text.find(piece, start)
+    while at_line_start and found >= 0 and not _starts_line(text, found):
+        found = text.find(piece, found + 1)
+    return found
+
+
+def _starts_line(text: str, position: int) -> bool:
+    return position == 0 or text[position - 1] == "\n"
 
 
 def diff_outputs(

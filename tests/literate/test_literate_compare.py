@@ -1,6 +1,10 @@
 """Comparing printed output with out blocks: whitespace and ellipsis rules."""
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rune.literate.compare import diff_outputs, normalize_output, output_matches
 
@@ -64,3 +68,31 @@ def test_diff_shows_expected_against_actual():
 
 def test_diff_from_nothing():
     assert diff_outputs("", "new\n").splitlines()[-1] == "+new"
+
+
+def test_many_ellipses_against_long_output_do_not_backtrack():
+    # A backtracking regex takes minutes on this; the matcher is linear.
+    assert not output_matches("...a...a...a...a...a...b", "a" * 20000)
+    assert output_matches("x\n...\nx\n...\ny", "x\n" * 5000 + "y")
+
+
+def reference_match(expected, actual):
+    """The rules as a (slow, backtracking) regex, to check the fast matcher against."""
+    expected, actual = normalize_output(expected), normalize_output(actual)
+    parts = []
+    for line in expected.split("\n"):
+        if line.strip() == "...":
+            parts.append(r"(?:[^\n]*\n)*")
+        else:
+            parts.append(r"[\s\S]*".join(map(re.escape, line.split("..."))) + r"\n")
+    return re.fullmatch("".join(parts), actual + "\n") is not None
+
+
+TEXT = st.lists(st.sampled_from(["a", "b", "ab", "", "...", "a...", "...b", " ..."]), max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT, TEXT)
+def test_the_matcher_agrees_with_the_regex_definition(expected_lines, actual_lines):
+    expected, actual = "\n".join(expected_lines), "\n".join(actual_lines)
+    assert output_matches(expected, actual) == reference_match(expected, actual)
