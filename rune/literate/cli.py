@@ -71,12 +71,15 @@ def run_check(pages: list[Path], quiet: bool = False) -> int:
         try:
             page = read_page(path)
         except LiterateSyntaxError as error:
+            problem, page = f"{name}:{error.line}: {error.message}", None
+        except UnicodeDecodeError as error:
+            problem, page = f"{name}: not UTF-8 text: {error}", None
+        if page is None:
             progress.clear()
-            print(f"{name}:{error.line}: {error.message}\n")
+            print(problem + "\n")
             broken_pages += 1
-            continue
-        runner = PageRunner(page, display_path=name)
-        for result in runner.run_all():
+        results = [] if page is None else PageRunner(page, display_path=name).run_all()
+        for result in results:
             if result.outcome is Outcome.SKIPPED:
                 counts["skipped"] += 1
             elif result.failed:

@@ -190,8 +190,11 @@ def promote_page(path: str | Path, display_path: str | None = None) -> PromotedP
     in the returned :class:`PromotedPage`, whose text is then unchanged.
     """
     name = display_path or str(path)
-    with open(path, encoding="utf-8", newline="") as file:
-        text = file.read()
+    try:
+        with open(path, encoding="utf-8", newline="") as file:
+            text = file.read()
+    except UnicodeDecodeError as error:
+        return PromotedPage(name, "", "", error=f"{name}: not UTF-8 text: {error}")
     try:
         page = parse_page(text, name)
     except LiterateSyntaxError as error:

@@ -137,3 +137,12 @@ def test_python_dash_m_and_the_scripts_promote_wrapper(project):
     assert "+new output" in wrapper.stdout
     written = _run([str(REPO / "scripts" / "promote"), "docs/guide/stale.md"], project)
     assert written.returncode == 0 and "new output" in (project / "docs/guide/stale.md").read_text()
+
+
+def test_a_page_that_is_not_utf8_is_reported(project, capsys):
+    (project / "docs" / "latin1.md").write_bytes("caf\xe9\n".encode("latin-1"))
+    assert main(["check", "docs/latin1.md"]) == 1
+    assert "docs/latin1.md: not UTF-8 text: 'utf-8' codec can't decode" in capsys.readouterr().out
+    assert main(["promote", "docs/latin1.md"]) == 1
+    assert "docs/latin1.md: not UTF-8 text" in capsys.readouterr().out
+    assert (project / "docs" / "latin1.md").read_bytes() == "caf\xe9\n".encode("latin-1")
