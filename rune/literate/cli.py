@@ -137,6 +137,7 @@ def _count(number: int, noun: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for ``check`` and ``promote``."""
     parser = argparse.ArgumentParser(
         prog="python -m rune.literate",
         description="Run literate markdown pages and keep their out blocks true.",

@@ -434,21 +434,25 @@ class _Assembler:
                 if step is not None:
                     steps.append(step)
             elif isinstance(token, SetupBlock):
-                self.expect_no_pending(f"a setup block at line {token.line}")
+                self.expect_no_pending(token)
                 steps.append(SetupBlock(token.fence, token.line, skip=self.skip_start is not None))
             elif isinstance(token, _Other):
-                self.expect_no_pending(f"text at line {token.line.number}")
+                self.expect_no_pending(token)
             elif token.language in PYTHON_LANGUAGES:
                 block, index = self.python_block(token, index)
                 steps.append(block)
             elif token.language == OUT_LANGUAGE:
+                before = (
+                    _describe(self.tokens[index - 2]) if index >= 2 else "the start of the page"
+                )
                 raise self.error(
                     token.line,
-                    "this out block does not follow a python block; only blank lines and "
-                    "literate directives may stand between a python block and its out block",
+                    f"this out block does not follow a python block (it comes after {before}); "
+                    f"only blank lines and literate directives may stand between a python block "
+                    f"and its out block",
                 )
             else:
-                self.expect_no_pending(f"a ```{token.language} block at line {token.line}")
+                self.expect_no_pending(token)
         if self.pending:
             first = self.pending[0]
             raise self.error(
@@ -464,7 +468,7 @@ class _Assembler:
         if name in _BLOCK_DIRECTIVES:
             self.pending.append(token)
             return None
-        self.expect_no_pending(f"the `{name}` directive at line {line}")
+        self.expect_no_pending(token)
         if name == "skip start":
             if self.skip_start is not None:
                 raise self.error(
@@ -481,13 +485,14 @@ class _Assembler:
             return ClearNamespace(line=line, skip=self.skip_start is not None)
         return None
 
-    def expect_no_pending(self, found: str) -> None:
+    def expect_no_pending(self, found: object) -> None:
         if self.pending:
             first = self.pending[0]
             raise self.error(
                 first.line.number,
-                f"the `{first.name}` directive must be followed by a python block "
-                f"(blank lines and other directives may stand between), but next comes {found}",
+                f"the `{first.name}` directive must be followed by a python block (blank "
+                f"lines and other directives may stand between), but next comes "
+                f"{_describe(found)}",
             )
 
     def python_block(self, fence: Fence, index: int) -> tuple[PythonBlock, int]:
@@ -528,6 +533,17 @@ class _Assembler:
         return block, index
 
 
+def _describe(token: object) -> str:
+    """Name a token for an error message: what was found, and where."""
+    if isinstance(token, _Directive):
+        return f"the `{token.name}` directive at line {token.line.number}"
+    if isinstance(token, _Other):
+        return f"text at line {token.line.number}"
+    if isinstance(token, SetupBlock):
+        return f"a setup block at line {token.line}"
+    return f"a {token.marker}{token.language} block at line {token.line}"
+
+
 def parse_page(text: str, path: str = "<page>") -> Page:
     r"""Parse markdown ``text`` into a :class:`Page`.
 
@@ -542,7 +558,7 @@ def parse_page(text: str, path: str = "<page>") -> Page:
     >>> parse_page("```out\n1\n```\n", "a.md")
     Traceback (most recent call last):
       ...
-    rune.literate.parser.LiterateSyntaxError: a.md:1: this out block does not follow a python block; only blank lines and literate directives may stand between a python block and its out block
+    rune.literate.parser.LiterateSyntaxError: a.md:1: this out block does not follow a python block (it comes after the start of the page); only blank lines and literate directives may stand between a python block and its out block
     """
     tokens = _Scanner(text, path).tokens()
     return Page(path=path, text=text, steps=tuple(_Assembler(tokens, path).steps()))

@@ -142,10 +142,14 @@ def test_ordinary_html_comments_hide_their_content():
         (
             f"{F}python\nprint(1)\n{F}\n\nProse.\n\n{F}out\n1\n{F}\n",
             7,
-            "does not follow a python block",
+            "does not follow a python block (it comes after text at line 5)",
         ),
-        (f"{F}out\n1\n{F}\n", 1, "does not follow a python block"),
-        (f"{F}python\nprint(1)\n{F}\n\n{F}out\n1\n{F}\n\n{F}out\n1\n{F}\n", 9, "does not follow"),
+        (f"{F}out\n1\n{F}\n", 1, "(it comes after the start of the page)"),
+        (
+            f"{F}python\nprint(1)\n{F}\n\n{F}out\n1\n{F}\n\n{F}out\n1\n{F}\n",
+            9,
+            "(it comes after a ```out block at line 5)",
+        ),
         (f"<!-- literate: skp -->\n{F}python\nx\n{F}\n", 1, "unknown directive 'skp'"),
         ("<!-- literate: -->\n", 1, "unknown directive ''"),
         ("<!-- literate: skip end -->\n", 1, "`skip end` without a `skip start`"),
