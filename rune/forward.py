@@ -158,7 +158,7 @@ def jvp(f, primals, tangents, has_aux=False):
     >>> import rune
     >>> from rune import nx
     >>> out, tangent = rune.jvp(nx.sin, (nx.array(0.0),), (nx.array(1.0),))
-    >>> print(out, tangent, sep="\n")
+    >>> print(out); print(tangent)
     float64 [] 0
     float64 [] 1
     """
