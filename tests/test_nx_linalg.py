@@ -218,6 +218,13 @@ def test_cholesky_derivative_follows_jax_symmetrization():
     assert np.allclose(np.triu(t.numpy(), 1), 0)
 
 
+@pytest.mark.parametrize("fn", [nx.linalg.inv, nx.linalg.det, logabsdet, nx.linalg.norm,
+                                cholesky_of_hermitian])
+def test_float32_gradients_stay_float32(fn):
+    a = nx.array(positive_definite((3, 3), np.float32))
+    assert rune.grad(lambda a: nx.sum(fn(a)))(a).dtype == nx.float32
+
+
 def test_integer_input_is_computed_in_float64():
     out = nx.linalg.inv(nx.array([[2, 0], [0, 4]]))
     assert out.dtype == nx.float64

@@ -150,6 +150,18 @@ def test_einsum_jacobians_agree_in_both_modes(spec, shape):
     assert by_rev.shape == f(a).shape + shape
 
 
+def test_gradients_keep_each_operand_dtype():
+    x32, w64 = nx.array(rand((2, 3), np.float32)), nx.array(rand((3, 4)))
+    gx, gw = rune.grad(lambda x, w: nx.sum(x @ w), argnums=(0, 1))(x32, w64)
+    assert (gx.dtype, gw.dtype) == (nx.float32, nx.float64)
+    gx, gw = rune.grad(lambda x, w: nx.real(nx.sum(x @ w)), argnums=(0, 1))(
+        x32, nx.array(rand((3, 4), np.complex128)))
+    assert (gx.dtype, gw.dtype) == (nx.float32, nx.complex128)
+    g = rune.grad(lambda a: nx.sum(nx.einsum("ij,jk->ik", a, a)))(nx.array(rand((3, 3),
+                                                                                 np.float32)))
+    assert g.dtype == nx.float32
+
+
 def test_matmul_records_one_equation_per_product():
     # The record of x @ w is the two jvp products, nothing else: the rule adds
     # no reshape or copy for 2-d operands.
