@@ -119,7 +119,7 @@ class Graph:
 
     def names(self) -> dict:
         """The printed name of each Var and named constant, keyed by `id`."""
-        return _naming(self).names
+        return _Naming(self).names
 
     def __str__(self):
         return format_graph(self)
@@ -157,7 +157,7 @@ def _letters(n: int) -> str:
             return text
 
 
-def is_inline(arg) -> bool:
+def _is_inline(arg) -> bool:
     """Python numbers and concrete 0-d values print (and compile) inline."""
     if isinstance(arg, (int, float, complex, np.generic)):
         return True
@@ -172,7 +172,7 @@ def _inline_text(arg) -> str:
     return format_number(np.asarray(getattr(arg, "_value", arg))[()])
 
 
-class _naming:
+class _Naming:
     """Names for one graph: Vars a, b, c... and array constants k0, k1...,
     each in order of first appearance (inputs first). An argument that is
     neither an input nor made by an earlier equation is a constant, even a
@@ -196,7 +196,7 @@ class _naming:
         self.num_vars += 1
 
     def constant(self, x):
-        if id(x) not in self.names and not is_inline(x):
+        if id(x) not in self.names and not _is_inline(x):
             self.names[id(x)] = f"k{len(self.constants)}"
             self.constants.append(x)
 
@@ -220,7 +220,9 @@ def _constant_text(x) -> str:
 def _params_text(params) -> str:
     if not params:
         return ""
-    return "[" + " ".join(f"{k}={v}" for k, v in params.items()) + "]"
+    # A parameter printing on several lines (a Graph: a loop's body) is
+    # indented under the equation.
+    return "[" + " ".join(f"{k}={v}".replace("\n", "\n    ") for k, v in params.items()) + "]"
 
 
 def _input_text(var, names) -> str:
@@ -239,7 +241,7 @@ def _outputs_text(graph, names) -> str:
 
 
 def format_graph(graph: Graph) -> str:
-    names = _naming(graph)
+    names = _Naming(graph)
     ins = ", ".join(_input_text(v, names) for v in graph.inputs)
     lines = [f"graph({ins}):"]
     lines += [f"  const {names.arg(k)}: {_constant_text(k)}" for k in names.constants]
@@ -249,9 +251,9 @@ def format_graph(graph: Graph) -> str:
 
 
 def format_mermaid(graph: Graph) -> str:
-    names = _naming(graph)
+    names = _Naming(graph)
     node = lambda x: "n_" + names.arg(x)  # ids apart from Mermaid's keywords (end...)
-    label = lambda text: '"' + text.replace('"', "#quot;") + '"'
+    label = lambda text: '"' + text.replace('"', "#quot;").replace("\n", "<br/>") + '"'
     lines = ["flowchart TD"]
     lines += [f"  {node(v)}[/{label(_input_text(v, names))}/]" for v in graph.inputs]
     lines += [f"  {node(k)}[({label(names.arg(k) + ': ' + _constant_text(k))})]"

@@ -161,14 +161,19 @@ class Jitted:
             args, statics, nums = self._split_static(args)
         key = None
         if not kwargs:  # the common call, positional tensors: no need to flatten
-            values = []
+            leaves, values, avals = [], [], []
             for a in args:
-                if type(a) is not Tensor:
+                if type(a) is Tensor:
+                    value = a._value
+                    leaves.append(a)
+                    values.append(value)
+                    avals.append((value.shape, value.dtype))
+                elif a is None:  # a static argument's place
+                    avals.append(None)
+                else:
                     break
-                values.append(a._value)
             else:
-                leaves = args
-                key = (len(args), tuple([(v.shape, v.dtype) for v in values]), statics)
+                key = (None, tuple(avals), statics)  # apart from keys with a structure
         if key is None:
             leaves, structure, avals, values = self._leaves(args, kwargs)
             key = (structure, tuple(avals), statics)
@@ -452,7 +457,11 @@ def jit(f, static_argnums=()):
     its closure or globals are fixed when it is traced.
 
     Args:
-      f: a function of tensors (or structures of tensors, or Python numbers).
+      f: a function of tensors, numpy arrays and Python numbers, or of
+        structures of them (tuples, lists, dicts...), positional or keyword.
+        Python numbers are traced like 0-d tensors, one trace for every
+        value, but keep numpy's weak promotion (`x32 * lr` stays float32).
+        The outputs are tensors (a Python number returned becomes one).
       static_argnums: an int or a tuple of ints, the positional arguments
         that are not traced but passed as they are (any hashable value: a
         flag, a shape, a string). Each new value traces f again.

@@ -225,3 +225,19 @@ def test_shape_primitives_print_with_their_params():
 def test_dtype_params_print_by_name():
     graph = rune.make_graph(lambda x: el.astype(x, dtype=np.dtype(np.float32)))(nx.array([1.0]))
     assert str(graph).splitlines()[1] == "  b: float32[1] = astype[dtype=float32] a"
+
+
+def test_a_graph_param_prints_indented_under_its_equation():
+    # Control flow carries sub-graphs as params: the text stays readable.
+    inner = rune.make_graph(nx.sin)(nx.array(1.0))
+    graph = rune.make_graph(lambda x: x * 2.0)(nx.array(1.0))
+    prim, args, _, out = graph.equations[0]
+    graph.equations[0] = (prim, args, {"body": inner}, out)
+    assert str(graph) == (
+        "graph(a: float64[]):\n"
+        "  b: float64[] = multiply[body=graph(a: float64[]):\n"
+        "      b: float64[] = sin a\n"
+        "      return b] a 2\n"
+        "  return b"
+    )
+    assert "<br/>" in graph.mermaid() and "\n      b" not in graph.mermaid()

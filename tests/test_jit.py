@@ -479,3 +479,10 @@ def test_compile_graph_runs_a_graph_on_numpy_values():
     c, d = run(X.numpy(), W.numpy())
     np.testing.assert_array_equal(c, X.numpy() * W.numpy())
     assert source.startswith("def pair(a, b):")
+
+
+def test_none_arguments_in_different_places_trace_apart():
+    f = lambda a, b: a if b is None else b * 2.0
+    jf = rune.jit(f)
+    assert_same(jf(X, None), X)
+    assert_same(jf(None, X), X * 2.0)
