@@ -24,7 +24,7 @@ from . import ptree
 from .arguments import (FlatFunction, check_differentiable, check_like, check_structure,
                         flatten_tensors, normalize_argnums)
 from .core import Trace, Tracer, new_trace
-from .graph import GraphTrace, Var
+from .graph import Graph, GraphTrace, Var
 from .forward import _primals_and_tangents, apply_jvp, concrete_primal
 from .nx.tensor import Tensor
 from .primitives.elementwise import add, fit, multiply
@@ -169,12 +169,12 @@ def evaluate_forward(record, in_vars, out_vars, in_tangents):
     for var, t in zip(in_vars, in_tangents):
         if var is not None:
             env[var.index] = t
+    # A Var of another graph (jit tracing f) is a constant to the record.
     for prim, args, params, out in record.equations:
-        values = [env[a.index] if type(a) is Var else a for a in args]
-        if any(type(a) is Var and env[a.index] is None for a in args):
+        values = [env[a.index] if type(a) is Var and a._trace is record else a for a in args]
+        if any(v is None for v in values):
             # An input without a tangent (integer) contributes zero.
-            values = [zeros_like(a) if type(a) is Var and v is None else v
-                      for a, v in zip(args, values)]
+            values = [zeros_like(a) if v is None else v for a, v in zip(args, values)]
         env[out.index] = prim.bind(*values, **params)
     return [None if v is None else env[v.index] for v in out_vars]
 
@@ -206,7 +206,7 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
             continue
         rules = prim.transpose_rules
         for i, arg in enumerate(args):
-            if type(arg) is Var:
+            if type(arg) is Var and arg._trace is record:  # not a Var of jit's graph
                 _accumulate(cts, arg.index, rules[i](ct, *args, **params))
     return [None if v is None else cts[v.index] for v in in_vars]
 
@@ -249,6 +249,10 @@ def linearize(f, *primals):
     f_jvp.record = record
     f_jvp.in_vars = in_vars
     f_jvp.out_vars = out_vars
+    # The record as a printable Graph: tangents of the float inputs in, the
+    # output tangents out (a zero constant where an output has none).
+    f_jvp.graph = Graph([v for v in in_vars if v is not None], record.equations,
+                        [zeros_like(p) if v is None else v for p, v in zip(out_primals, out_vars)])
     return ptree.unflatten(flat_f.out_structure, out_primals), f_jvp
 
 
