@@ -100,7 +100,7 @@ def mean(x, axis=None, keepdims=False):
     """
     x = as_tensor(x)
     axes = normalize_axes(axis, len(x.shape), "nx.mean")
-    return _e.divide(_r.sum(x, axis=axes, keepdims=keepdims), _count(x.shape, axes))
+    return _e.divide(_r.sum(x, axis=axes, keepdims=keepdims), float(_count(x.shape, axes)))
 
 
 def var(x, axis=None, keepdims=False, ddof=0):
@@ -117,15 +117,19 @@ def var(x, axis=None, keepdims=False, ddof=0):
     >>> print(nx.var(nx.array([1.0, 2.0, 3.0, 4.0])), nx.var(nx.array([1.0, 3.0]), ddof=1))
     float64 [] 1.25 float64 [] 2
     """
+    return _var(x, axis, keepdims, ddof, "nx.var")
+
+
+def _var(x, axis, keepdims, ddof, fn):
     x = as_tensor(x)
-    axes = normalize_axes(axis, len(x.shape), "nx.var")
+    axes = normalize_axes(axis, len(x.shape), fn)
     centered = _e.subtract(x, mean(x, axis=axes, keepdims=True))
     if centered.dtype.kind == "c":
         squares = _e.real(_e.multiply(centered, _e.conj(centered)))
     else:
         squares = _e.multiply(centered, centered)
     total = _r.sum(squares, axis=axes, keepdims=keepdims)
-    return _e.divide(total, builtins.max(_count(x.shape, axes) - ddof, 0))
+    return _e.divide(total, float(builtins.max(_count(x.shape, axes) - ddof, 0)))
 
 
 def std(x, axis=None, keepdims=False, ddof=0):
@@ -138,7 +142,7 @@ def std(x, axis=None, keepdims=False, ddof=0):
     >>> print(nx.std(nx.array([[1.0, 3.0], [2.0, 2.0]]), axis=1))
     float64 [2] [1, 0]
     """
-    return _e.sqrt(var(x, axis=axis, keepdims=keepdims, ddof=ddof))
+    return _e.sqrt(_var(x, axis, keepdims, ddof, "nx.std"))
 
 
 def _check_nonempty(x, axes, fn):
