@@ -265,14 +265,18 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
     float64 [2] [1, 5]
     float64 [2] [2, 6]
     """
+    return _diagonal(x, offset, axis1, axis2, "nx.diagonal")
+
+
+def _diagonal(x, offset, axis1, axis2, fn):
     x = as_tensor(x)
     ndim = len(x.shape)
     if ndim < 2:
-        raise ValueError(f"nx.diagonal: the tensor has {ndim} axes; diagonal needs at least 2")
-    a1 = normalize_axis(axis1, ndim, "nx.diagonal")
-    a2 = normalize_axis(axis2, ndim, "nx.diagonal")
+        raise ValueError(f"{fn}: the tensor has {ndim} axes; it needs at least 2")
+    a1 = normalize_axis(axis1, ndim, fn)
+    a2 = normalize_axis(axis2, ndim, fn)
     if a1 == a2:
-        raise ValueError(f"nx.diagonal: axis1 and axis2 must differ, both are {a1}")
+        raise ValueError(f"{fn}: axis1 and axis2 must differ, both are {a1}")
     offset = int(offset)
     rows, cols = max(-offset, 0), max(offset, 0)
     k = max(0, min(x.shape[a1] - rows, x.shape[a2] - cols))
@@ -289,5 +293,5 @@ def trace(x, offset=0, axis1=0, axis2=1):
     >>> print(nx.trace(nx.array([[1.0, 2.0], [3.0, 4.0]])))
     float64 [] 5
     """
-    d = diagonal(x, offset=offset, axis1=axis1, axis2=axis2)
+    d = _diagonal(x, offset, axis1, axis2, "nx.trace")
     return _r.sum(d, axis=(len(d.shape) - 1,), keepdims=False)
