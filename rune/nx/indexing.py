@@ -160,9 +160,11 @@ def _index(x, index, fn):
     resolved = _resolve(shape, index, fn)
     if any(type(e) is _Array for e in resolved):
         return _advanced(x, shape, resolved)
-    if len(resolved) == len(shape) and all(e == (0, n, 1) for e, n in zip(resolved, shape)):
-        return x  # x[...], x[:]: the whole tensor
-    return _ix.slice_(x, index=tuple(resolved))
+    axis = len(shape) - 1  # trailing entries stand for the last axes: drop the whole ones
+    while resolved and resolved[-1] == (0, shape[axis], 1):
+        resolved.pop()
+        axis -= 1
+    return _ix.slice_(x, index=tuple(resolved)) if resolved else x
 
 
 def _advanced(x, shape, resolved):
@@ -219,6 +221,10 @@ def getitem(x, index):
     float64 [2] [1, 1]
     float64 [2] [5, 6]
     """
+    if type(index) is int and isinstance(x, Tensor) and x.shape:  # x[i]: the common case
+        n = x.shape[0]
+        if -n <= index < n:
+            return _ix.slice_(x, index=(index % n,))
     return _index(x, index, "nx.getitem")
 
 

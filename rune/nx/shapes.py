@@ -300,8 +300,8 @@ def split(x, indices_or_sections, axis=0):
     else:
         cuts = list(_ints(indices_or_sections, "indices", "nx.split"))
     bounds = zip([0] + cuts, cuts + [n])
-    lead, tail = _ix.full_index(x.shape[:a]), _ix.full_index(x.shape[a + 1:])
-    return [_ix.slice_(x, index=lead + (canonical_slice(slice(start, stop), n),) + tail)
+    lead = _ix.full_index(x.shape[:a])
+    return [_ix.slice_(x, index=lead + (canonical_slice(slice(start, stop), n),))
             for start, stop in bounds]
 
 
@@ -377,7 +377,7 @@ def flip(x, axis=None):
     if not axes:
         return x
     index = tuple(canonical_slice(slice(None, None, -1), n) if a in axes else (0, n, 1)
-                  for a, n in enumerate(x.shape))
+                  for a, n in enumerate(x.shape[: axes[-1] + 1]))
     return _ix.slice_(x, index=index)
 
 

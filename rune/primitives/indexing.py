@@ -9,10 +9,11 @@ Two transpose pairs, each linear in its tensor argument:
   scatter_add(c, *indices) zeros with c added at [i0, i1, ...], repeated
                            indices accumulating (np.add.at): gather's transpose
 
-`index` is a hashable tuple with one entry per result position: an int, a
-`(start, stop, step)` triple, or None (a new axis of size 1). The `nx`
-functions build it in canonical form (ints in range, slices resolved by
-`slice.indices`), so equal indices give equal params. Integer index arrays
+`index` is a hashable tuple of entries, each an int, a `(start, stop, step)`
+triple, or None (a new axis of size 1); axes after the last entry are kept
+whole. The `nx` functions build it in canonical form (ints in range, slices
+resolved by `slice.indices`, no trailing whole axes), so equal indices give
+equal params. Integer index arrays
 are operands, not params, so that an index computed by traced code works
 under jit and vmap; gather indexes the leading axes only, and `nx.getitem`
 moves the indexed axes there and the result's axes back (numpy's rules).
@@ -41,21 +42,22 @@ def full_index(shape):
 
 def slice_axis(x, axis, start, stop):
     """x[..., start:stop, ...] along one axis (start <= stop, both in range)."""
-    shape = x.shape
-    index = full_index(shape[:axis]) + ((start, stop, 1),) + full_index(shape[axis + 1:])
-    return slice_(x, index=index)
+    return slice_(x, index=full_index(x.shape[:axis]) + ((start, stop, 1),))
 
 
-def sliced_shape(index):
-    """The shape x[index] has (entries carry their lengths; see the module docstring)."""
-    shape = []
+def sliced_shape(shape, index):
+    """The shape x[index] has, for x of `shape` (see the module docstring)."""
+    out = []
+    consumed = 0
     for e in index:
         if e is None:
-            shape.append(1)
-        elif type(e) is tuple:
+            out.append(1)
+            continue
+        consumed += 1
+        if type(e) is tuple:
             start, stop, step = e
-            shape.append(len(range(start, -1 if stop is None else stop, step)))
-    return tuple(shape)
+            out.append(len(range(start, -1 if stop is None else stop, step)))
+    return tuple(out) + tuple(shape[consumed:])
 
 
 def _front(values, dims):
@@ -89,7 +91,7 @@ def _batch_pad(values, dims, shape, index, value):
 
 
 slice_p = Primitive("slice", lambda x, index: np.asarray(x)[numpy_index(index)],
-                    lambda x, index: (sliced_shape(index), x.dtype))
+                    lambda x, index: (sliced_shape(x.shape, index), x.dtype))
 slice_p.jvp_rules = (lambda t, ans, x, index: slice_(t, index=index),)
 slice_p.transpose_rules = (lambda ct, x, index: pad(ct, shape=x.shape, index=index, value=0),)
 slice_p.batch = _batch_slice

@@ -169,8 +169,7 @@ def zeros_like(x):
 
 def take_along(value, i, dim):
     """Example `i` of a batch: `value` indexed by i along axis `dim` (vmap's fallback)."""
-    return _ix.slice_(value, index=_ix.full_index(value.shape[:dim]) + (i,)
-                      + _ix.full_index(value.shape[dim + 1:]))
+    return _ix.slice_(value, index=_ix.full_index(value.shape[:dim]) + (i,))
 
 
 def stack_examples(values):
