@@ -312,3 +312,11 @@ def test_other_bad_arguments():
         nx.diagonal(x, axis1=2, axis2=-1)
     with pytest.raises(ValueError, match="nx.trace: axis 3 is out of range"):
         nx.trace(x, axis1=3)
+
+
+def test_vmap_with_one_traced_integer_per_example():
+    xs = nx.array(RNG.standard_normal((3, 4)))
+    picks = rune.vmap(lambda x, i: x[i])(xs, nx.array([3, 0, -1]))
+    assert picks.tolist() == [xs.numpy()[0, 3], xs.numpy()[1, 0], xs.numpy()[2, -1]]
+    rows = rune.vmap(lambda i: xs[i], in_axes=0)(nx.array([2, 2]))
+    np.testing.assert_array_equal(rows.numpy(), xs.numpy()[[2, 2]])

@@ -255,3 +255,36 @@ ERRORS = [
 def test_bad_inputs_raise_with_messages(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# ------------------------------------- all families: batched rules, by jacobians
+
+JACOBIAN_OPS = {
+    "getitem": lambda x: x[[0, 0, 2], 1:],
+    "getitem mask": lambda x: x[np.array([True, False, True])],
+    "getitem basic": lambda x: x[::-1, 1],
+    "take": lambda x: nx.take(x, [[1, 1], [3, 0]], axis=1),
+    "diagonal": lambda x: nx.diagonal(x, 1),
+    "prod": lambda x: nx.prod(x, axis=0),
+    "max": lambda x: nx.max(x, axis=1),
+    "cumsum": lambda x: nx.cumsum(x, axis=0),
+    "logsumexp": lambda x: nx.logsumexp(x, axis=1),
+    "var": lambda x: nx.var(x, axis=0, ddof=1),
+    "pad": lambda x: nx.pad(x, ((1, 0), (2, 1)), constant_values=3.0),
+    "pad reflect": lambda x: nx.pad(x, 1, mode="reflect"),
+    "concatenate": lambda x: nx.concatenate([x, x * x], axis=1),
+    "tril": lambda x: nx.tril(x),
+    "repeat": lambda x: nx.repeat(x, [1, 2, 0], axis=0),
+}
+
+
+@pytest.mark.parametrize("name", JACOBIAN_OPS)
+def test_jacobians_by_forward_and_reverse_mode_agree(name):
+    # jacfwd maps jvps, and jacrev pullbacks, over a batch of basis vectors:
+    # the batch rules of the primitives the rules and transposes apply.
+    f = JACOBIAN_OPS[name]
+    x = nx.array(_random((3, 4), np.float64))
+    np.testing.assert_allclose(rune.jacfwd(f)(x).numpy(), rune.jacrev(f)(x).numpy(),
+                               rtol=1e-13, atol=1e-15)
+    h = rune.hessian(lambda x: nx.sum(f(x) * f(x)))(x).numpy().reshape(12, 12)
+    np.testing.assert_allclose(h, h.T, rtol=1e-12, atol=1e-13)

@@ -21,8 +21,6 @@ moves the indexed axes there and the result's axes back (numpy's rules).
 
 from __future__ import annotations
 
-from itertools import repeat
-
 import numpy as np
 
 from ..core import Primitive, binder
@@ -109,18 +107,14 @@ pad = binder(pad_p)
 
 
 class _OperandOnly:
-    """Rules of a primitive linear in its first argument; the others are
-    integer indices, which carry no tangent (any number of them)."""
+    """Transpose rules of a primitive linear in its first argument; the others
+    are integer indices (any number of them), which are never tangents."""
 
     def __init__(self, rule):
         self.rule = rule
 
     def __getitem__(self, i):
         return self.rule if i == 0 else None
-
-    def __iter__(self):
-        yield self.rule
-        yield from repeat(None)
 
 
 def _index_shape(indices):
