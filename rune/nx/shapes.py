@@ -337,6 +337,8 @@ def repeat(x, repeats, axis=None):
 
     Raises:
       ValueError: a negative count, or counts that do not match the axis.
+      rune.TracedValueError: counts traced by jit or vmap (the result's shape
+        would depend on their values).
 
     >>> from rune import nx
     >>> print(nx.repeat(nx.array([1.0, 2.0]), 2), nx.repeat(nx.array([1.0, 2.0]), [1, 2]),

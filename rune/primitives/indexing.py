@@ -13,10 +13,10 @@ Two transpose pairs, each linear in its tensor argument:
 triple, or None (a new axis of size 1); axes after the last entry are kept
 whole. The `nx` functions build it in canonical form (ints in range, slices
 resolved by `slice.indices`, no trailing whole axes), so equal indices give
-equal params. Integer index arrays
-are operands, not params, so that an index computed by traced code works
-under jit and vmap; gather indexes the leading axes only, and `nx.getitem`
-moves the indexed axes there and the result's axes back (numpy's rules).
+equal params. Integer index arrays are operands, not params, so that an
+index computed by traced code works under jit and vmap; gather indexes the
+leading axes only, and `nx.getitem` moves the indexed axes there and the
+result's axes back (numpy's rules).
 """
 
 from __future__ import annotations
