@@ -30,10 +30,11 @@ import functools
 import numpy as np
 
 from . import ptree
-from .arguments import FlatFunction, check_structure, flatten_tensors
+from .arguments import FlatFunction, as_tensor, check_structure, flatten_tensors
 from .core import Primitive, Tracer, _leaked, new_trace
 from .forward import JVPTrace, JVPTracer, jvp_flat
-from .graph import Graph, GraphTrace, Var
+from .graph import Graph, GraphTrace, Var, WeakVar
+from .jit import JitTrace, compile_graph
 from .nx.tensor import Tensor
 from .primitives import reduce as _reduce
 from .primitives import shape as _shape
@@ -74,16 +75,8 @@ class _LinearRule:
         return self.name
 
 
-def _impl_on_arrays(run):
-    """A numpy `impl` for a call primitive whose `run` works on tensors."""
-    return lambda *arrays, **params: [
-        np.asarray(out._value) for out in run(*[Tensor(a) for a in arrays], **params)
-    ]
-
-
-linear_call = _LinearCall(
-    "linear_call", _impl_on_arrays(lambda *args, rule: rule.forward(*args))
-)
+linear_call = _LinearCall("linear_call", lambda *arrays, rule: [
+    np.asarray(out._value) for out in rule.forward(*[Tensor(a) for a in arrays])])
 
 
 def _record_linear(record, args, out_avals, name, forward, transpose):
@@ -119,7 +112,7 @@ class _CustomCall(Primitive):
     def __init__(self, name, kind):
         super().__init__(
             name,
-            _impl_on_arrays(lambda *args, fun: fun(*args)[0]),
+            lambda *arrays, fun: fun.run_arrays(*arrays),
             lambda *args, fun: [(o.shape, o.dtype) for o in fun.fwd.outputs[: fun.num_out]],
         )
         self.kind = kind
@@ -158,23 +151,32 @@ class _PythonCall:
 
 class _GraphCall:
     """fun traced: `fwd` maps the argument leaves to the output leaves followed
-    by the residuals (the values of fun its rule reads); `rule` maps the
-    residuals followed by the rule's inputs to its outputs."""
+    by the residuals (the values computed by fun that its rule reads); `rule`
+    maps the argument leaves, the residuals and the rule's inputs to its outputs."""
 
     def __init__(self, kind, name, fwd, rule, num_out, out_structure):
         self.kind, self.name = kind, name
         self.fwd, self.rule = fwd, rule
         self.num_out, self.out_structure = num_out, out_structure
+        self.compiled = None
+
+    def run_arrays(self, *arrays):
+        """The outputs on numpy values, by fun's graph compiled as jit compiles
+        (what jit's compiled code calls: the `impl` of custom_vjp_call...)."""
+        if self.compiled is None:
+            outputs = Graph(self.fwd.inputs, self.fwd.equations, self.fwd.outputs[: self.num_out])
+            self.compiled = compile_graph(outputs, self.name)[0]
+        return list(self.compiled(*arrays))
 
     def __call__(self, *leaves):
         results = self.fwd.evaluate(*leaves)
         residuals = results[self.num_out:]
-        return results[: self.num_out], lambda *xs: self.apply_rule(residuals, xs)
+        return results[: self.num_out], lambda *xs: self.apply_rule(leaves, residuals, xs)
 
-    def apply_rule(self, residuals, xs):
-        inputs = self.rule.inputs[len(residuals):]
-        xs = [_shape.zeros_like(v) if x is None else x for x, v in zip(xs, inputs)]
-        return self.rule.evaluate(*residuals, *xs)
+    def apply_rule(self, args, residuals, xs):
+        inputs = self.rule.inputs[len(args) + len(residuals):]
+        xs = [_zeros(v) if x is None else x for x, v in zip(xs, inputs)]
+        return self.rule.evaluate(*args, *residuals, *xs)
 
     def __repr__(self):
         return self.name
@@ -193,7 +195,7 @@ def _split_pair(result, kind, name):
 
 def _tangent_rule(call, rule, tangents, in_leaves, out_leaves):
     """custom_jvp's rule on flat leaves: in tangents (None = zero) -> out tangents."""
-    tangents = [_shape.zeros_like(x) if t is None else t for t, x in zip(tangents, in_leaves)]
+    tangents = [_zeros(x) if t is None else t for t, x in zip(tangents, in_leaves)]
     result = rule(*ptree.unflatten(call.in_structure, tangents))
     names = ptree.paths(call.out_structure, "output")
     return _checked(call.kind, result, out_leaves, call.out_structure, "tangent", names, "")
@@ -202,7 +204,7 @@ def _tangent_rule(call, rule, tangents, in_leaves, out_leaves):
 def _cotangent_rule(call, rule, cts, in_leaves, out_leaves):
     """custom_vjp's (or custom_transpose's) rule on flat leaves: out cotangents
     (None = zero) -> one cotangent per argument leaf."""
-    cts = [_shape.zeros_like(o) if c is None else c for c, o in zip(cts, out_leaves)]
+    cts = [_zeros(o) if c is None else c for c, o in zip(cts, out_leaves)]
     result = rule(ptree.unflatten(call.out_structure, cts))
     arg_structures = call.in_structure.children
     if len(arg_structures) == 1:
@@ -219,7 +221,7 @@ def _cotangent_rule(call, rule, cts, in_leaves, out_leaves):
         like = in_leaves[start: start + structure.num_leaves]
         start += structure.num_leaves
         if ct is None:  # the user's way of saying zero
-            out += [_shape.zeros_like(x) for x in like]
+            out += [_zeros(x) for x in like]
             continue
         names = [f"argument {i}{path}" for path in ptree.paths(structure)]
         out += _checked(call.kind, ct, like, structure, "cotangent", names, f" for argument {i}")
@@ -232,8 +234,8 @@ def _checked(kind, value, like, structure, what, names, where):
     check_structure(got, structure, f"{kind.name}: the rule's {what}{where}")
     out = []
     for leaf, x, name in zip(leaves, like, names):
-        if x.dtype.kind not in "fc":  # no derivative: whatever the rule says is zero
-            out.append(_shape.zeros_like(x))
+        if not _differentiable(x):  # no derivative: whatever the rule says is zero
+            out.append(_zeros(x))
             continue
         if tuple(leaf.shape) != tuple(x.shape):
             raise ValueError(
@@ -308,8 +310,15 @@ def _check_not_closed_over(name, trace, outs):
             )
 
 
-def _inexact(x):
-    return x.dtype.kind in "fc"
+def _differentiable(x):
+    """Float and complex tensors have derivatives; integers and Python numbers
+    (a WeakVar is one, traced by jit) do not."""
+    return isinstance(x, Tensor) and x.dtype.kind in "fc" and type(x) is not WeakVar
+
+
+def _zeros(x):
+    """A zero of x's shape and dtype (x a tensor, a Var or a Python number)."""
+    return _shape.zeros_like(x) if isinstance(x, Tensor) else Tensor(np.zeros((), type(x)))
 
 
 def _linearize(kind, call, trace, leaves):
@@ -329,7 +338,7 @@ def _linearize(kind, call, trace, leaves):
     def forward(*ts):  # what linearize's tangent map runs
         if kind is _VJP:
             raise TypeError(_forward_mode_message(call.name, "the tangent map of rune.linearize"))
-        return call(*_fill(ts, tangent_at, primals))[0]  # custom_transpose: fun is linear
+        return call(*_placed(ts, tangent_at, map(_zeros, primals)))[0]  # custom_transpose
 
     name = f"{kind.name[len('rune.'):]}({call.name})"
     return _record_call(trace, name, outs, tangents, tangent_at, forward, lambda cts: rule(*cts))
@@ -338,18 +347,22 @@ def _linearize(kind, call, trace, leaves):
 def _record_call(trace, name, outs, tangents, tangent_at, forward, transpose_all):
     """Record one linear_call from the tangents at `tangent_at` to the float outputs.
 
-    `forward(*tangents at tangent_at)` gives every output's tangent and
-    `transpose_all(cts of every output, None = zero)` every argument's cotangent;
-    the equation keeps the ones that are its arguments and results.
+    `forward(*tangents at tangent_at)` gives every output's tangent (None =
+    zero) and `transpose_all(cts of every output, None = zero)` every
+    argument's cotangent; the equation keeps its arguments' and results'.
+    Neither keeps the outputs' values alive (checkpoint is about memory).
     """
-    out_at = [j for j, o in enumerate(outs) if _inexact(o)]
+    out_at = [j for j, o in enumerate(outs) if _differentiable(o)]
+    num_outs = len(outs)
 
     def forward_at(*ts):
         out_tangents = forward(*ts)
-        return [out_tangents[j] for j in out_at]
+        return [_zeros(var) if out_tangents[j] is None else out_tangents[j]
+                for j, var in zip(out_at, out_vars)]
 
     def transpose_at(out_cts):
-        return [transpose_all(_fill(out_cts, out_at, outs, zeros=False))[i] for i in tangent_at]
+        cts = transpose_all(_placed(out_cts, out_at, [None] * num_outs))
+        return [cts[i] for i in tangent_at]
 
     out_vars = _record_linear(trace.record, [tangents[i] for i in tangent_at],
                               [outs[j] for j in out_at], name, forward_at, transpose_at)
@@ -359,9 +372,9 @@ def _record_call(trace, name, outs, tangents, tangent_at, forward, transpose_all
     return results
 
 
-def _fill(values, at, like, zeros=True):
-    """A full list, one entry per leaf of `like`: `values` at `at`, zero (or None) elsewhere."""
-    full = [_shape.zeros_like(x) if zeros else None for x in like]
+def _placed(values, at, base):
+    """A new list of `base`'s entries, with `values` placed at the indices `at`."""
+    full = list(base)
     for i, v in zip(at, values):
         full[i] = v
     return full
@@ -392,8 +405,9 @@ def _jvp(kind, call, trace, leaves):
     if kind.rule_maps == "tangents":
         out_tangents = rule(*tangents)
     else:  # custom_transpose: fun is linear, its tangent map is itself
-        out_tangents = _apply(kind, call, _fill(tangents, range(len(tangents)), primals))
-    return [JVPTracer(trace, o, t) if _inexact(o) else o for o, t in zip(outs, out_tangents)]
+        out_tangents = _apply(kind, call, [_zeros(p) if t is None else t
+                                           for p, t in zip(primals, tangents)])
+    return [JVPTracer(trace, o, t) if _differentiable(o) else o for o, t in zip(outs, out_tangents)]
 
 
 def _on_tangents(kind, call, record, leaves):
@@ -406,47 +420,61 @@ def _on_tangents(kind, call, record, leaves):
     outs = call.fwd.outputs[: call.num_out]
     name = f"custom_transpose({call.name})"
     out_vars = _record_linear(record, leaves, outs, name, lambda *xs: call(*xs)[0],
-                              lambda cts: call.apply_rule([], cts))
+                              lambda cts: call.apply_rule(leaves, [], cts))
     return list(out_vars)
 
 
 # ------------------------------------------------------------------ tracing
 
 
+class _CustomTrace(JitTrace):
+    """What fun and its rule are traced under: jit's trace (Python numbers
+    among the arguments keep their weak typing, as they do eagerly), whose
+    reads name the custom rule plainly (`... is traced by rune.custom_vjp`)."""
+
+    read_error = GraphTrace.read_error
+
+
+def _input_var(trace, x):
+    """A Var standing for an argument: weak for a Python number (or jit's weak Var)."""
+    if type(x) is WeakVar:
+        return trace.new_weak(x.python_type)
+    if not isinstance(x, Tensor):
+        return trace.new_weak(type(x))
+    return trace.new_var(x.shape, x.dtype)
+
+
 def _graph_of(fn, avals, transform):
-    """The graph of `fn` traced on Vars of the avals' shapes and dtypes."""
-    with new_trace(GraphTrace, transform) as trace:
-        inputs = [trace.new_var(a.shape, a.dtype) for a in avals]
+    """The graph of `fn` traced on Vars like the avals (tensors or Python numbers)."""
+    with new_trace(_CustomTrace, transform) as trace:
+        inputs = [_input_var(trace, a) for a in avals]
         outputs = fn(*inputs)
     return Graph(inputs, trace.equations, outputs)
 
 
 def _trace_call(kind, call, leaves):
     """Trace fun and its rule (on Vars of this kind's own GraphTrace) to a _GraphCall."""
-    with new_trace(GraphTrace, kind.name) as trace:
-        in_vars = [trace.new_var(x.shape, x.dtype) for x in leaves]
+    with new_trace(_CustomTrace, kind.name) as trace:
+        in_vars = [_input_var(trace, x) for x in leaves]
         outs, rule = call(*in_vars)
         num_eqs, num_fwd_vars = len(trace.equations), trace.num_vars
         rule_avals = in_vars if kind.rule_maps == "tangents" else outs
         rule_in = [trace.new_var(x.shape, x.dtype) for x in rule_avals]
         rule_out = rule(*rule_in)
     _check_closed(kind, call, trace, outs + rule_out)
-    residuals = {}  # the Vars of fun its rule reads, in order of use
-    for _, args, _, _ in trace.equations[num_eqs:]:
-        for a in args:
-            if type(a) is Var and a.index < num_fwd_vars:
-                residuals[id(a)] = a
-    for a in rule_out:
-        if type(a) is Var and a.index < num_fwd_vars:
-            residuals[id(a)] = a
-    residuals = list(residuals.values())
-    if kind is _TRANSPOSE and residuals:
+    read = {}  # the Vars of fun (weak ones too) its rule reads, in order of use
+    for a in [a for _, args, _, _ in trace.equations[num_eqs:] for a in args] + rule_out:
+        if isinstance(a, Var) and a._trace is trace and a.index < num_fwd_vars:
+            read[id(a)] = a
+    if kind is _TRANSPOSE and read:
         raise ValueError(
             f"rune.custom_transpose: the rule of {call.name} uses its arguments or values "
             f"computed from them; the transpose of a linear function does not depend on them"
         )
+    arguments = {id(v) for v in in_vars}
+    residuals = [v for v in read.values() if id(v) not in arguments]
     fwd = Graph(in_vars, trace.equations[:num_eqs], outs + residuals)
-    rule_graph = Graph(residuals + rule_in, trace.equations[num_eqs:], rule_out)
+    rule_graph = Graph(in_vars + residuals + rule_in, trace.equations[num_eqs:], rule_out)
     return _GraphCall(kind, call.name, fwd, rule_graph, len(outs), call.out_structure)
 
 
@@ -474,15 +502,15 @@ def _batch(kind, call, trace, leaves):
     in_axes = tuple(0 if b else None for b in batched)
     fwd = _graph_of(vmap(call.fwd.evaluate, in_axes=in_axes), values, kind.name)
     outs, residuals = fwd.outputs[: call.num_out], fwd.outputs[call.num_out:]
-    if kind.rule_maps == "tangents":  # rule(residuals, in tangents) -> out tangents
-        rule_axes = (0,) * len(residuals) + in_axes
-        rule_avals = residuals + values
-        batched_rule = vmap(call.rule.evaluate, in_axes=rule_axes)
-    else:  # rule(residuals, out cotangents) -> in cotangents, summed where unbatched
-        rule_avals = residuals + outs
+    rule_axes = in_axes + (0,) * len(residuals)
+    if kind.rule_maps == "tangents":  # rule(args, residuals, in tangents) -> out tangents
+        rule_avals = values + residuals + values
+        batched_rule = vmap(call.rule.evaluate, in_axes=rule_axes + in_axes)
+    else:  # rule(args, residuals, out cotangents) -> in cotangents, summed where unbatched
+        rule_avals = values + residuals + outs
 
         def batched_rule(*xs):
-            cts = vmap(call.rule.evaluate)(*xs)
+            cts = vmap(call.rule.evaluate, in_axes=rule_axes + (0,) * len(outs))(*xs)
             return [ct if b else _reduce.sum(ct, axis=(0,), keepdims=False)
                     for ct, b in zip(cts, batched)]
     rule = _graph_of(batched_rule, rule_avals, kind.name)
@@ -491,6 +519,18 @@ def _batch(kind, call, trace, leaves):
 
 
 # --------------------------------------------------------------- public API
+
+
+def _leaves(args):
+    """The arguments' leaves and structure: tensors and tracers, and Python
+    numbers kept as they are (they have no derivative, and keep their weak
+    typing: `x32 * 0.5` stays float32 as in eager code); arrays become tensors."""
+    leaves, structure = ptree.flatten(args)
+    if all(isinstance(x, (Tensor, bool, int, float, complex)) for x in leaves):
+        return leaves, structure
+    names = ptree.paths(structure, "args")
+    return [x if isinstance(x, (Tensor, bool, int, float, complex)) else as_tensor(x, name)
+            for x, name in zip(leaves, names)], structure
 
 
 _JVP = _Kind("rune.custom_jvp", "tangents")
@@ -503,7 +543,7 @@ def _decorate(kind, fun):
     def custom(*args):
         if not any(isinstance(x, Tracer) for x in ptree.leaves(args)):
             return _split_pair(fun(*args), kind, getattr(fun, "__name__", "fun"))[0]
-        leaves, structure = flatten_tensors(args, "args")
+        leaves, structure = _leaves(args)
         call = _PythonCall(kind, fun, structure)
         outs = _apply(kind, call, leaves)
         return ptree.unflatten(call.out_structure, outs)
@@ -619,21 +659,26 @@ def checkpoint(f):
         trace = _top_trace(ptree.leaves(args))
         if not isinstance(trace, LinearizeTrace):
             return f(*args)
-        leaves, structure = flatten_tensors(args, "args")
+        leaves, structure = _leaves(args)
         primals, tangents = _split_level(trace, leaves, LinearizeTracer)
         flat_f = FlatFunction(f, structure, "rune.checkpoint")
         outs = flat_f(*primals)  # one level down: f's operations are not recorded
         _check_not_closed_over("rune.checkpoint", trace, outs)
         tangent_at = [i for i, t in enumerate(tangents) if t is not None]
+        # The recomputations differentiate f along its tensors; Python numbers stay put.
+        tensor_at = [i for i, x in enumerate(primals) if isinstance(x, Tensor)]
+        tensors = [primals[i] for i in tensor_at]
+        f_of_tensors = lambda *ts: flat_f(*_placed(ts, tensor_at, primals))  # noqa: E731
 
         def forward(*ts):
-            out_tangents = jvp_flat(flat_f, primals, _fill(ts, tangent_at, primals, zeros=False),
-                                    "rune.checkpoint")[1]
-            return [_shape.zeros_like(o) if t is None else t for o, t in zip(outs, out_tangents)]
+            along = _placed(ts, tangent_at, [None] * len(primals))
+            return jvp_flat(f_of_tensors, tensors, [along[i] for i in tensor_at],
+                            "rune.checkpoint")[1]
 
         def transpose_all(out_cts):
-            _, in_vars, out_vars, record = linearize_flat(flat_f, primals, "rune.checkpoint")
-            return evaluate_backward(record, out_vars, out_cts, in_vars)
+            _, in_vars, out_vars, record = linearize_flat(f_of_tensors, tensors, "rune.checkpoint")
+            cts = evaluate_backward(record, out_vars, out_cts, in_vars)
+            return _placed(cts, tensor_at, [None] * len(primals))
 
         if tangent_at:
             name = f"checkpoint({getattr(f, '__name__', 'f')})"

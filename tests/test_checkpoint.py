@@ -82,6 +82,13 @@ def test_outside_reverse_mode_it_is_f():
     close(rune.vmap(f)(nx.array([[0.3], [1.2]])), 2 * np.sin([[0.3], [1.2]]))
 
 
+def test_under_jit():
+    f = lambda x, p: nx.sum(rune.checkpoint(block)(x, p)["y"])  # noqa: E731
+    expected = rune.grad(lambda x, p: nx.sum(block(x, p)["y"]))(X, P)
+    close(rune.jit(rune.grad(f))(X, P), expected)  # the recomputation is traced too
+    close(rune.grad(rune.jit(f))(X, P), expected)  # jit's graph holds f's operations
+
+
 def test_integer_arguments_and_outputs_carry_no_derivative():
     f = rune.checkpoint(lambda x, n: (x * n, n + 1))
     n = nx.array(3)
@@ -128,3 +135,11 @@ def test_checkpoint_holds_less_memory_between_the_passes():
     # Without: 25 residuals of 800 kB (about 20 MB). With: the output (800 kB).
     assert plain > 15e6
     assert checkpointed * 5 < plain, (checkpointed, plain)
+
+
+def test_python_numbers_among_the_arguments_keep_their_weak_type():
+    f = lambda x, s: nx.sum(nx.sin(x) * s)  # noqa: E731
+    x32 = nx.array(np.array([0.3, 1.2], np.float32))
+    gradient = rune.grad(lambda x: rune.checkpoint(f)(x, 0.5))(x32)
+    assert gradient.dtype == np.float32
+    np.testing.assert_array_equal(gradient.numpy(), rune.grad(lambda x: f(x, 0.5))(x32).numpy())

@@ -3,7 +3,7 @@
 The OCaml page's sqrt_newton example; each rule under the differentiation it
 belongs to; differentiations around it seeing the function as written; the
 errors (forward mode of a custom_vjp, rules of the wrong structure, shape or
-dtype, closures); and the traced cases (a "rune.jit" GraphTrace, vmap).
+dtype, closures); and the traced cases (jit, vmap).
 """
 
 import numpy as np
@@ -11,8 +11,6 @@ import pytest
 
 import rune
 from rune import nx
-from rune.core import new_trace
-from rune.graph import Graph, GraphTrace
 
 
 def array(*values, dtype=nx.float64):
@@ -21,14 +19,6 @@ def array(*values, dtype=nx.float64):
 
 def close(a, b):
     np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-12)
-
-
-def trace_graph(f, *avals, transform="rune.jit"):
-    """f traced on Vars, as rune.jit will: the graph of its one output."""
-    with new_trace(GraphTrace, transform) as trace:
-        inputs = [trace.new_var(a.shape, a.dtype) for a in avals]
-        out = f(*inputs)
-    return Graph(inputs, trace.equations, [out])
 
 
 # ------------------------------------------------- the OCaml page's example
@@ -63,7 +53,7 @@ def test_sqrt_newton_reads_values_under_vjp_too():
 
 def test_sqrt_newton_traced_by_jit_names_custom_vjp():
     with pytest.raises(rune.TracedValueError) as error:
-        trace_graph(sqrt_newton, R)
+        rune.jit(sqrt_newton)(R)
     assert str(error.value) == "Tensor.item(): the value is traced by rune.custom_vjp"
 
 
@@ -76,8 +66,8 @@ def test_sqrt_newton_under_vmap_names_custom_vjp():
 def test_a_read_under_grad_inside_jit_names_jit():
     # grad is the innermost transformation: fun runs on its primals, which jit traces.
     with pytest.raises(rune.TracedValueError,
-                       match=r"^Tensor\.item\(\): the value is traced by rune\.jit$"):
-        trace_graph(rune.grad(lambda a: nx.sum(sqrt_newton(a))), R)
+                       match=r"^Tensor\.item\(\): the value is traced by rune\.jit, "):
+        rune.jit(rune.grad(lambda a: nx.sum(sqrt_newton(a))))(R)
 
 
 def test_custom_jvp_reads_values_and_is_traced_under_vmap():
@@ -252,6 +242,10 @@ def test_custom_transpose_of_two_arguments():
     ca, cb = rune.linear_transpose(combine, X, X)(ONES)
     close(ca, [1.0, 1.0])
     close(cb, [20.0, 20.0])
+    # Only the first argument moves: the second's tangent is zero.
+    _, tangent = rune.jvp(lambda a: combine(a, X), (X,), (ONES,))
+    close(tangent, [1.0, 1.0])
+    close(rune.grad(lambda a: nx.sum(combine(a, X)))(X), [1.0, 1.0])
 
 
 def test_custom_transpose_inside_a_custom_jvp_rule():
@@ -346,23 +340,23 @@ def test_closing_over_a_differentiated_value_raises():
 
 
 def test_under_jit_the_call_is_one_equation_that_replays():
-    graph = trace_graph(lambda x: sin10(x) * 2, X)
-    assert str(graph) == (
+    f = lambda x: sin10(x) * 2  # noqa: E731
+    assert str(rune.make_graph(f)(X)) == (
         "graph(a: float64[2]):\n"
         "  b: float64[2] = custom_vjp_call[fun=sin10] a\n"
         "  c: float64[2] = multiply b 2\n"
         "  return c"
     )
-    close(graph.evaluate(X)[0], 2 * np.sin(X.numpy()))
+    jitted = rune.jit(f)
+    close(jitted(X), 2 * np.sin(X.numpy()))
     # Reverse mode through the replay still uses the rule (ten times the derivative).
-    close(rune.grad(lambda x: nx.sum(graph.evaluate(x)[0]))(X), 20 * np.cos(X.numpy()))
+    close(rune.grad(lambda x: nx.sum(jitted(x)))(X), 20 * np.cos(X.numpy()))
+    close(rune.jit(rune.grad(lambda x: nx.sum(f(x))))(X), 20 * np.cos(X.numpy()))
 
 
 def test_under_jit_custom_jvp_and_custom_transpose_keep_their_rules():
-    jvp_graph = trace_graph(sin2, X)
-    transpose_graph = trace_graph(double, X)
-    _, tangent = rune.jvp(lambda x: jvp_graph.evaluate(x)[0], (X,), (ONES,))
-    (ct,) = rune.linear_transpose(lambda x: transpose_graph.evaluate(x)[0], X)(ONES)
+    _, tangent = rune.jvp(rune.jit(sin2), (X,), (ONES,))
+    (ct,) = rune.linear_transpose(rune.jit(double), X)(ONES)
     close(tangent, 2 * np.cos(X.numpy()))
     close(ct, [3.0, 3.0])
 
@@ -372,13 +366,20 @@ def test_under_jit_a_call_with_several_results():
     def pair(x, y):
         return (x * y, nx.sin(x)), lambda ct: (ct[0] * y + ct[1] * nx.cos(x), ct[0] * x)
 
-    with new_trace(GraphTrace, "rune.jit") as trace:
-        a, b = trace.new_var((2,), X.dtype), trace.new_var((2,), X.dtype)
-        p, s = pair(a, b)
-    graph = Graph([a, b], trace.equations, [p, s])
-    assert "c: float64[2], d: float64[2] = custom_vjp_call[fun=pair] a b" in str(graph)
+    f = rune.jit(lambda x, y: pair(x, y)[1] * 2)
     y = array(2.0, 3.0)
-    gx, gy = rune.grad(lambda x, y: nx.sum(sum(graph.evaluate(x, y))), argnums=(0, 1))(X, y)
+    assert f.source(X, y) == (
+        "def traced(a, b):\n"
+        "    c, d = custom_vjp_call(a, b, fun=fun); del c\n"
+        "    e = multiply(d, 2); del d\n"
+        "    return (e,)\n"
+    )
+    close(f(X, y), 2 * np.sin(X.numpy()))
+    chart = rune.make_graph(f)(X, y).mermaid()  # one node for the call, named by its first result
+    assert 'n_c["c: float64[2], d: float64[2] = custom_vjp_call[fun=pair] a b"]' in chart
+    assert "n_c --> n_e" in chart
+    g = rune.jit(lambda x, y: nx.sum(sum(pair(x, y))))
+    gx, gy = rune.grad(g, argnums=(0, 1))(X, y)
     close(gx, y.numpy() + np.cos(X.numpy()))
     close(gy, X)
 
@@ -403,3 +404,24 @@ def test_vmap_sums_the_cotangent_of_an_unbatched_argument():
     gx, gw = rune.grad(lambda x, w: nx.sum(batched(x, w)), argnums=(0, 1))(xs, w)
     close(gx, [[5.0, 6.0], [5.0, 6.0]])
     close(gw, [400.0, 600.0])
+
+
+def test_python_numbers_among_the_arguments_keep_their_weak_type():
+    # x32 * 2.0 stays float32 everywhere; the number has no derivative (its rule output is ignored).
+    @rune.custom_vjp
+    def scale(x, s):
+        return x * s, lambda g: (g * s, nx.sum(g * x))
+
+    x32 = nx.array(np.array([1.0, 2.0], np.float32))
+    g32 = nx.array(np.array([2.0, 2.0], np.float32))
+    for result in (
+        scale(x32, 2.0),
+        rune.jit(scale)(x32, 2.0),
+        rune.grad(lambda x: nx.sum(scale(x, 2.0)))(x32),
+        rune.grad(rune.jit(lambda x, s: nx.sum(scale(x, s))))(x32, 2.0),
+        rune.vmap(lambda x: scale(x, 2.0))(nx.array(np.ones((2, 2), np.float32))),
+        rune.grad(lambda x: nx.sum(rune.vmap(lambda x: scale(x, 2.0))(x)))(
+            nx.array(np.ones((2, 2), np.float32))),
+    ):
+        assert result.dtype == np.float32
+    close(rune.grad(lambda x: nx.sum(scale(x, 2.0)))(x32), g32)
