@@ -45,6 +45,10 @@ def test_sqrt_newton_values_and_gradient():
     assert str(dr) == "float64 [2] [0.25, 0.16666666666666666]"
 
 
+def test_sqrt_newton_passes_check_grads_in_reverse_mode():
+    assert rune.check_grads(sqrt_newton, (R,), modes=("rev",)) is None
+
+
 def test_sqrt_newton_reads_values_under_vjp_too():
     out, pullback = rune.vjp(sqrt_newton, R)
     assert str(out) == "float64 [2] [2, 3]"
