@@ -204,13 +204,16 @@ def _pow_base_factor(ans, x, y):
 
 def _pow_exponent_factor(ans, x, y):
     # log(x) * x**y, with the 0 ** y corner (log 0 = -inf) given 0 as its limit.
+    if isinstance(x, (int, float, complex)):  # 2 ** y: log 2 stays a (weakly typed) number
+        return ans * np.log(x).item() if x != 0 else _shape.zeros_like(ans)
     at_zero = equal(x, 0)
     return where(at_zero, 0, ans * log(where(at_zero, 1, x)))
 
 
 power = elementwise("power", np.power, (_pow_base_factor, _pow_exponent_factor))
+# -y, not negative(y): a Python number must stay one (weakly typed) in the factor.
 arctan2 = elementwise("arctan2", np.arctan2, (lambda ans, y, x: x / (x * x + y * y),
-                                              lambda ans, y, x: negative(y) / (x * x + y * y)))
+                                              lambda ans, y, x: -y / (x * x + y * y)))
 
 
 def _max_share(x, y, ans):
