@@ -14,7 +14,7 @@ import numpy as np
 
 from ..primitives import elementwise as _elementwise
 from .dtypes import as_dtype, float64
-from .tensor import Tensor
+from .tensor import Tensor, TracedValueError
 
 __all__ = [
     "array", "asarray", "create", "zeros", "ones", "full", "zeros_like", "ones_like",
@@ -35,8 +35,8 @@ def array(obj, dtype=None) -> Tensor:
     Raises:
       ValueError: nested lists of unequal lengths (ragged), naming where.
       TypeError: an unknown dtype, or data that is not numbers.
-      TracedValueError: a list holding a traced value (stack those with
-        nx.stack instead).
+      TracedValueError: a list holding a traced value, naming where (stack
+        traced values with nx.stack instead).
 
     >>> from rune import nx
     >>> print(nx.array([[1, 2], [3, 4]]))
@@ -279,7 +279,16 @@ def _to_numpy(obj, dtype, fn, copy=False) -> np.ndarray:
         ragged = _ragged(obj)
         if ragged is None:
             raise
-        raise ValueError(f"{fn}: the nested sequence is ragged: {ragged}") from error
+        raise ValueError(f"{fn}: ragged nested sequence: {ragged} (the lists at one depth "
+                         f"must all have the same length)") from error
+    except TracedValueError as error:
+        traced = _traced(obj)
+        if traced is None:
+            raise
+        raise TracedValueError(
+            f"{fn}: element {traced[0]} is traced by {traced[1]}, and {fn} copies plain "
+            f"numbers only; combine traced values with nx.stack"
+        ) from error
     if value.dtype.kind not in _NUMERIC:
         raise TypeError(
             f"{fn}: expected numbers, got {type(obj).__name__} data of numpy dtype "
@@ -303,6 +312,18 @@ def _ragged(obj, where="") -> str | None:
         found = _ragged(item, f"{where}[{i}]")
         if found is not None:
             return found
+    return None
+
+
+def _traced(obj, where=""):
+    """(path, transformation) of the first traced value in nested lists, or None."""
+    if isinstance(obj, Tensor) and type(obj) is not Tensor:
+        return where, obj._trace.transform
+    if isinstance(obj, (list, tuple)):
+        for i, item in enumerate(obj):
+            found = _traced(item, f"{where}[{i}]")
+            if found is not None:
+                return found
     return None
 
 
