@@ -127,6 +127,7 @@ def test_methods_that_are_elementwise_or_shapes(m):
     assert m.flatten().shape == (6,)
     assert m.transpose().shape == (3, 2) and m.transpose(1, 0).shape == (3, 2)
     assert str(m.clip(2, 5)) == "float64 [2, 3]\n[[2, 2, 3],\n [4, 5, 5]]"
+    assert str(round(m / 4, 1)) == "float64 [2, 3]\n[[0.2, 0.5, 0.8],\n [  1, 1.2, 1.5]]"
     assert str((m / 3).round(2)) == "float64 [2, 3]\n[[0.33, 0.67,    1],\n [1.33, 1.67,    2]]"
     assert str(m.sum()) == "float64 [] 21"
     assert str(m.sum(axis=0)) == "float64 [3] [5, 7, 9]"

@@ -61,7 +61,7 @@ def as_dtype(dtype, fn: str) -> np.dtype:
     TypeError: nx.zeros: unknown dtype 'float8'; expected one of bool, int8, int16, int32, \
 int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128
     """
-    if type(dtype) is np.dtype and dtype in _KNOWN:  # the common case, first
+    if isinstance(dtype, np.dtype) and dtype in _KNOWN:  # the common case, first
         return dtype
     try:
         found = np.dtype(dtype) if dtype is not None else None

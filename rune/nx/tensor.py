@@ -280,48 +280,65 @@ class Tensor:
         """Rounded to `decimals` decimals, halves to even (`nx.round`)."""
         return _ops.round(self, decimals)
 
+    def __round__(self, ndigits=None) -> Tensor:
+        """`round(t)` and `round(t, 2)`: a tensor, as numpy's arrays do."""
+        return _ops.round(self, ndigits or 0)
+
     def clip(self, a_min=None, a_max=None) -> Tensor:
         """Limited to [a_min, a_max] (`nx.clip`)."""
         return _ops.clip(self, a_min, a_max)
 
     # Reductions, by the nx functions of the same names.
     def sum(self, axis=None, keepdims=False):
+        """The sum over `axis` (all axes by default): `nx.sum(t, ...)`."""
         return _ops.sum(self, axis=axis, keepdims=keepdims)
 
     def mean(self, axis=None, keepdims=False):
+        """The mean over `axis`: `nx.mean(t, ...)`."""
         return _ops.mean(self, axis=axis, keepdims=keepdims)
 
     def prod(self, axis=None, keepdims=False):
+        """The product over `axis`: `nx.prod(t, ...)`."""
         return _ops.prod(self, axis=axis, keepdims=keepdims)
 
     def max(self, axis=None, keepdims=False):
+        """The largest element over `axis`: `nx.max(t, ...)`."""
         return _ops.max(self, axis=axis, keepdims=keepdims)
 
     def min(self, axis=None, keepdims=False):
+        """The smallest element over `axis`: `nx.min(t, ...)`."""
         return _ops.min(self, axis=axis, keepdims=keepdims)
 
     def var(self, axis=None, keepdims=False, ddof=0):
+        """The variance over `axis`: `nx.var(t, ...)`."""
         return _ops.var(self, axis=axis, keepdims=keepdims, ddof=ddof)
 
     def std(self, axis=None, keepdims=False, ddof=0):
+        """The standard deviation over `axis`: `nx.std(t, ...)`."""
         return _ops.std(self, axis=axis, keepdims=keepdims, ddof=ddof)
 
     def argmax(self, axis=None, keepdims=False):
+        """The index of the largest element over `axis`: `nx.argmax(t, ...)`."""
         return _ops.argmax(self, axis=axis, keepdims=keepdims)
 
     def argmin(self, axis=None, keepdims=False):
+        """The index of the smallest element over `axis`: `nx.argmin(t, ...)`."""
         return _ops.argmin(self, axis=axis, keepdims=keepdims)
 
     def cumsum(self, axis=None):
+        """The running sum along `axis`: `nx.cumsum(t, ...)`."""
         return _ops.cumsum(self, axis=axis)
 
     def all(self, axis=None, keepdims=False):
+        """Whether every element over `axis` is true: `nx.all(t, ...)`."""
         return _ops.all(self, axis=axis, keepdims=keepdims)
 
     def any(self, axis=None, keepdims=False):
+        """Whether some element over `axis` is true: `nx.any(t, ...)`."""
         return _ops.any(self, axis=axis, keepdims=keepdims)
 
     def __getitem__(self, index):
+        """Indexing and slicing as numpy's basic and advanced indexing (`nx.getitem`)."""
         return _ops.getitem(self, index)
 
     # Operators call the primitives directly: they are the hot path of user code.
@@ -341,9 +358,11 @@ class Tensor:
     __gt__, __ge__ = _binary("greater", ">"), _binary("greater_equal", ">=")
 
     def __matmul__(self, other):
+        """self @ other (`nx.matmul`)."""
         return _ops.matmul(self, other)
 
     def __rmatmul__(self, other):
+        """other @ self (`nx.matmul`)."""
         return _ops.matmul(other, self)
 
     def __neg__(self):
