@@ -11,6 +11,7 @@ from .tensor import Tensor, TracedValueError
 from .dtypes import *  # noqa: F403
 from .creation import *  # noqa: F403
 from .math import *  # noqa: F403
+from .comparisons import *  # noqa: F403
 from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
 from .products import *  # noqa: F403

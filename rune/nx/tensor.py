@@ -43,6 +43,14 @@ def broadcast_error(fn: str, error: Exception, *args) -> Exception:
     return error
 
 
+def call_broadcasting(fn: str, prim, *args):
+    """`prim(*args)`, raising `broadcast_error`'s message if numpy's broadcasting fails."""
+    try:
+        return prim(*args)
+    except ValueError as error:
+        raise broadcast_error(fn, error, *args) from None
+
+
 def _binary(name: str, symbol: str, reflected: bool = False):
     """An operator method applying the elementwise function `name` (`x + y`).
 
