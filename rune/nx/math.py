@@ -13,7 +13,7 @@ function has a kink, rune picks, as JAX does:
 - `maximum(x, y)` and `minimum(x, y)` at a tie give half the derivative to
   each argument, so `clip` at a bound has derivative 0.5;
 - `sqrt'(0) = inf`; `power(x, y)`'s derivative in y at x = 0 is 0;
-- comparisons, rounding, `floor_divide`, `sign` and the logical functions
+- comparisons, rounding, `floor_divide`, real `sign` and the logical functions
   have derivative zero (they are piecewise constant).
 
 Complex arguments: the analytic functions (exp, log, sin, sqrt, power...)
