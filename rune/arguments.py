@@ -22,12 +22,21 @@ def as_tensor(x, where: str):
     )
 
 
-def flatten_tensors(tree, root: str):
-    """Leaves of `tree` as tensors, and its structure; `root` names it in errors."""
+def flatten_tensors(tree, root: str, transform: str | None = None, nums=None):
+    """Leaves of `tree` as tensors, and its structure.
+
+    `root` names the tree in errors ("primals"), after `transform`'s name
+    ("rune.jvp: primals[1]"). With `nums` the tree is the tuple of the
+    arguments at those positions (grad's argnums), named by position.
+    """
     leaves, structure = ptree.flatten(tree)
     if all(isinstance(leaf, Tensor) for leaf in leaves):
         return leaves, structure
     names = ptree.paths(structure, root)
+    if nums is not None:
+        names = [_argument_name(name, nums) for name in names]
+    if transform is not None:
+        names = [f"{transform}: {name}" for name in names]
     return [as_tensor(leaf, name) for leaf, name in zip(leaves, names)], structure
 
 
@@ -92,7 +101,7 @@ def check_differentiable(leaves, structure, transform: str, argnums, nums=None):
 def _argument_name(path, nums):
     """'args[1]['w']' -> "argument 3 at ['w']" when argnums picked argument 3."""
     end = path.index("]")
-    position = int(path[5:end])
+    position = int(path[path.index("[") + 1:end])
     if nums is not None:
         position = nums[position]
     rest = path[end + 1:]
@@ -102,8 +111,11 @@ def _argument_name(path, nums):
 def split_aux(out, transform: str):
     """(output, aux) of a has_aux function, which must return a pair."""
     if not (isinstance(out, (tuple, list)) and len(out) == 2):
-        got = f"a {type(out).__name__}" + (f" of length {len(out)}" if isinstance(
-            out, (tuple, list)) else "")
+        if isinstance(out, Tensor):  # a tracer's class says nothing to the user
+            got = f"a tensor of shape {tuple(out.shape)}"
+        else:
+            got = f"a {type(out).__name__}" + (f" of length {len(out)}" if isinstance(
+                out, (tuple, list)) else "")
         raise TypeError(
             f"{transform}: with has_aux=True the function must return a pair "
             f"(output, aux), got {got}"

@@ -58,7 +58,7 @@ def check_grads(f, args, order=1, modes=("fwd", "rev"), eps=None, atol=None, rto
             raise ValueError(f"check_grads: unknown mode {mode!r}; expected 'fwd' or 'rev'")
     if order < 1:
         raise ValueError(f"check_grads: order must be 1 or more, got {order}")
-    leaves, structure = flatten_tensors(tuple(args), "args")
+    leaves, structure = flatten_tensors(tuple(args), "args", "check_grads")
     args = ptree.unflatten(structure, leaves)
     itemsize = min([leaf.dtype.itemsize // (2 if leaf.dtype.kind == "c" else 1)
                     for leaf in leaves if _inexact(leaf)] or [8])

@@ -15,6 +15,8 @@ d/dx [x * d/dy (x + y)], the inner derivative sees `x` as a constant.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .nx.tensor import Tensor, TracedValueError
 
 __all__ = [
@@ -73,8 +75,14 @@ class Primitive:
                     trace = arg_trace
         if trace is None:
             out = _new_tensor(Tensor)
-            out._value = self.impl(*[a._value if type(a) is Tensor else a for a in args],
-                                   **params)
+            try:
+                out._value = self.impl(*[a._value if type(a) is Tensor else a for a in args],
+                                       **params)
+            except TypeError as error:  # free until raised (zero-cost try)
+                better = _not_a_number(self, args)
+                if better is None:
+                    raise
+                raise better from error
             return out
         if not trace.active:
             raise _leaked(trace)
@@ -82,6 +90,24 @@ class Primitive:
 
 
 _new_tensor = object.__new__
+
+
+def _not_a_number(prim, args):
+    """A TypeError naming the argument that is not a tensor or number (None,
+    a string...), for numpy's message that names neither; None if all are."""
+    for i, arg in enumerate(args):
+        if isinstance(arg, Tensor):
+            continue
+        try:
+            kind = np.asarray(arg).dtype.kind
+        except Exception:  # noqa: BLE001  (anything numpy cannot read is not a number)
+            kind = "O"
+        if kind not in "biufc":
+            return TypeError(
+                f"{prim.name}: argument {i} is a {type(arg).__name__}; expected a tensor, "
+                f"a numpy array or a number"
+            )
+    return None
 _SCALARS = (int, float, complex, bool)
 _NO_PARAMS: dict = {}  # shared, never mutated
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from . import ptree
+from .arguments import flatten_tensors
 from .primitives.elementwise import stop_gradient as _stop_gradient
 
 
 def detach(x):
     """x itself, with a zero derivative under every differentiation around it.
 
-    Works on tensors and on structures of tensors (each leaf is detached).
+    Works on tensors and on structures of tensors (each leaf is detached);
+    numbers and numpy arrays become tensors.
     Under differentiation it returns the value below the differentiation's
     tracer, so `float(rune.detach(x))` reads a traced number on purpose.
 
@@ -18,8 +20,12 @@ def detach(x):
     >>> x = nx.array([1.0, 2.0])
     >>> print(rune.grad(lambda x: nx.sum(x * rune.detach(x)))(x))
     float64 [2] [1, 2]
+
+    Raises:
+      TypeError: a leaf that is not a tensor, a numpy array or a number.
     """
-    return ptree.map(_stop_gradient, x)
+    leaves, structure = flatten_tensors(x, "x", "rune.detach")
+    return ptree.unflatten(structure, [_stop_gradient(leaf) for leaf in leaves])
 
 
 stop_gradient = detach

@@ -180,8 +180,8 @@ def _primals_and_tangents(primals, tangents, transform):
                 f"{transform}: {name} must be a tuple of f's positional arguments, "
                 f"got {type(value).__name__} (write ({name[:-1]},) for one argument)"
             )
-    primal_leaves, structure = flatten_tensors(tuple(primals), "primals")
-    tangent_leaves, tangent_structure = flatten_tensors(tuple(tangents), "tangents")
+    primal_leaves, structure = flatten_tensors(tuple(primals), "primals", transform)
+    tangent_leaves, tangent_structure = flatten_tensors(tuple(tangents), "tangents", transform)
     check_structure(tangent_structure, structure, f"{transform}: tangents")
     names = ptree.paths(structure, "tangents")
     checked = []

@@ -38,7 +38,7 @@ def _partial(f, args, nums):
 def _diff_args(args, argnums, transform, holomorphic):
     nums = normalize_argnums(argnums, len(args), transform)
     diff = tuple(args[i] for i in nums)
-    leaves, structure = flatten_tensors(diff, "args")
+    leaves, structure = flatten_tensors(diff, "args", transform, nums)
     check_differentiable(leaves, structure, transform, argnums, nums)
     for leaf, name in zip(leaves, ptree.paths(structure, "args")):
         if leaf.dtype.kind == "c" and not holomorphic:

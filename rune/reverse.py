@@ -48,11 +48,14 @@ class Record(GraphTrace):
             or (type(rules) is tuple and any(rules[i] is None for i in tangents))
         )
         if not_linear:
-            raise TypeError(
-                f"{prim.name} was applied to a tangent in a way that is not linear in it: "
-                f"a jvp rule must only scale, add and rearrange its tangents"
-            )
+            raise TypeError(self.not_linear_message(prim))
         return super().process(prim, args, params)
+
+    def not_linear_message(self, prim):
+        return (
+            f"{prim.name} was applied to a tangent in a way that is not linear in it: "
+            f"a jvp rule must only scale, add and rearrange its tangents"
+        )
 
     def read_error(self, read):
         raise RuntimeError(
@@ -264,7 +267,7 @@ def linearize(f, *primals):
     >>> print(f_jvp(nx.array([1.0, 1.0])))
     float64 [2] [2, 4]
     """
-    leaves, structure = flatten_tensors(primals, "primals")
+    leaves, structure = flatten_tensors(primals, "primals", "rune.linearize")
     flat_f = FlatFunction(f, structure, "rune.linearize")
     out_primals, in_vars, out_vars, record = linearize_flat(flat_f, leaves, "rune.linearize")
 
@@ -303,7 +306,7 @@ def vjp(f, *primals, has_aux=False):
     >>> print(pullback(nx.ones_like(out))[0])
     float64 [2] [2, 4]
     """
-    leaves, structure = flatten_tensors(primals, "primals")
+    leaves, structure = flatten_tensors(primals, "primals", "rune.vjp")
     flat_f = FlatFunction(f, structure, "rune.vjp", has_aux)
     outs, in_vars, out_vars, record = linearize_flat(flat_f, leaves, "rune.vjp")
     out, aux = flat_f.split(outs)
@@ -312,7 +315,7 @@ def vjp(f, *primals, has_aux=False):
     out_paths = ptree.paths(flat_f.out_structure, "cotangent")
 
     def pullback(cotangent):
-        ct_leaves, ct_structure = flatten_tensors(cotangent, "cotangent")
+        ct_leaves, ct_structure = flatten_tensors(cotangent, "cotangent", "pullback")
         check_structure(ct_structure, flat_f.out_structure, "pullback: the cotangent")
         ct_leaves = [check_like(ct, o, f"pullback: {name}", "cotangent")
                      for ct, o, name in zip(ct_leaves, out_leaves, out_paths)]
@@ -333,7 +336,7 @@ def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
     def value_and_grad_f(*args):
         nums = normalize_argnums(argnums, len(args), "rune.grad")
         diff_args = tuple(args[i] for i in nums)
-        leaves, structure = flatten_tensors(diff_args, "args")
+        leaves, structure = flatten_tensors(diff_args, "args", "rune.grad", nums)
         check_differentiable(leaves, structure, "rune.grad", argnums, nums)
         if holomorphic:
             _check_complex(leaves, ptree.paths(structure, "args"), argnums)
@@ -426,6 +429,24 @@ def _gradient_seed(out, holomorphic):
     return Tensor(np.ones((), out.dtype))
 
 
+class _LinearFunction(Record):
+    """The record of `rune.linear_transpose`: f itself runs on its Vars, so
+    applying a non-linear operation to an input, or reading one, raises."""
+
+    def not_linear_message(self, prim):
+        return (
+            f"rune.linear_transpose: f is not linear in its inputs: it applies {prim.name} "
+            f"to them in a way that is not linear (only scaling by constants, adding and "
+            f"rearranging are)"
+        )
+
+    def read_error(self, read):
+        raise TypeError(
+            f"rune.linear_transpose: {read}: f read the value of its input; the transpose "
+            f"of a linear function depends only on the inputs' shapes and dtypes"
+        )
+
+
 def linear_transpose(f, *primals):
     """The transpose of a linear function f.
 
@@ -433,11 +454,26 @@ def linear_transpose(f, *primals):
     matter). The returned function maps a cotangent of f's output to a tuple
     of cotangents, one per input: for f(x) = A x it computes A^T c.
 
+    f runs once on abstract inputs, to check that it is linear (an affine f,
+    x + 1, is transposed as its linear part), and once at `primals`.
+
+    Raises:
+      TypeError: f applies a non-linear operation to its inputs (x * x,
+        sin x) or reads their values, naming the operation; a cotangent of
+        another dtype. ValueError: a cotangent of another structure or shape.
+
     >>> import rune
     >>> from rune import nx
     >>> f_t = rune.linear_transpose(lambda x: 2 * x[0] + x[1], nx.zeros(2))
     >>> print(f_t(nx.array(1.0))[0])
     float64 [2] [2, 1]
     """
-    _, pullback = vjp(f, *primals)
+    leaves, structure = flatten_tensors(primals, "primals", "rune.linear_transpose")
+    # f runs once on abstract inputs under a record that accepts only linear
+    # operations: a non-linear f raises here instead of being transposed at
+    # `primals` as if it were linear.
+    with new_trace(_LinearFunction, "rune.linear_transpose") as record:
+        FlatFunction(f, structure, "rune.linear_transpose")(*[
+            record.new_var(x.shape, x.dtype) if x.dtype.kind in "fc" else x for x in leaves])
+    _, pullback = vjp(f, *ptree.unflatten(structure, leaves))
     return pullback

@@ -91,14 +91,17 @@ def vmap(f, in_axes=0, out_axes=0):
       The mapped function.
 
     Raises:
-      ValueError: an axis out of range for its argument, mapped sizes that
-        disagree, or no argument mapped, naming the argument.
+      TypeError: in_axes or out_axes holding something other than ints and None.
+      ValueError: an axis out of range for its argument or output, mapped
+        sizes that disagree, or no argument mapped, naming the argument.
 
     >>> import rune
     >>> from rune import nx
     >>> print(rune.vmap(lambda row: nx.sum(row * row))(nx.array([[1.0, 2.0], [3.0, 4.0]])))
     float64 [2] [5, 25]
     """
+    _check_axes(in_axes, "in_axes")
+    _check_axes(out_axes, "out_axes")
 
     def mapped(*args):
         leaves, structure = ptree.flatten(args)
@@ -107,7 +110,8 @@ def vmap(f, in_axes=0, out_axes=0):
         # Mapped leaves become tensors; unmapped Python numbers stay numbers,
         # so they keep numpy's weak typing (x32 * 2.0 stays float32).
         leaves = [leaf if ax is None and isinstance(leaf, _PYTHON_NUMBERS)
-                  else as_tensor(leaf, name.strip()) for leaf, ax, name in zip(leaves, axes, names)]
+                  else as_tensor(leaf, f"rune.vmap: {name.strip()}")
+                  for leaf, ax, name in zip(leaves, axes, names)]
         size = _batch_size(leaves, axes, names)
         axes = [None if ax is None else ax % len(leaf.shape) for leaf, ax in zip(leaves, axes)]
         with new_trace(BatchTrace, size) as trace:
@@ -116,10 +120,21 @@ def vmap(f, in_axes=0, out_axes=0):
             out = f(*ptree.unflatten(structure, tracers))
             out_leaves, out_structure = flatten_tensors(out, "rune.vmap: the output")
             out_dims = _leaf_axes(out_axes, out, out_structure, "out_axes", single=True)
-            results = [_to_out_axis(trace, leaf, d, size) for leaf, d in zip(out_leaves, out_dims)]
+            out_names = ptree.paths(out_structure, "output")
+            results = [_to_out_axis(trace, leaf, d, size, name)
+                       for leaf, d, name in zip(out_leaves, out_dims, out_names)]
         return ptree.unflatten(out_structure, results)
 
     return mapped
+
+
+def _check_axes(axes, what):
+    for axis in ptree.leaves(axes, is_leaf=lambda x: x is None):
+        if axis is not None and (not isinstance(axis, int) or isinstance(axis, bool)):
+            raise TypeError(
+                f"rune.vmap: {what} must be an int, None, or a structure of them (one per "
+                f"argument), got {axis!r}"
+            )
 
 
 def _leaf_axes(axes, tree, structure, what, single=False):
@@ -174,15 +189,28 @@ def _normalize(axis, ndim):
     return axis % ndim if axis < 0 else axis
 
 
-def _to_out_axis(trace, leaf, out_dim, size):
-    if type(leaf) is BatchTracer and leaf._trace is trace:
+def _to_out_axis(trace, leaf, out_dim, size, name):
+    batched = type(leaf) is BatchTracer and leaf._trace is trace
+    if out_dim is None:
+        if batched:
+            raise ValueError(
+                f"rune.vmap: out_axes=None says {name} is the same for every example, but it "
+                f"depends on the mapped arguments (give out_axes=0 to return it batched)"
+            )
+        return leaf
+    if batched:
         value, dim = leaf.value, leaf.dim
     else:  # the same for every example: give it the batch axis explicitly
         value = _shape.broadcast_to(_shape.reshape(leaf, shape=(1,) + tuple(leaf.shape)),
                                     shape=(size,) + tuple(leaf.shape))
         dim = 0
-    if out_dim is None:
-        raise ValueError("rune.vmap: out_axes=None needs an output that is not batched")
-    target = _normalize(out_dim, len(value.shape))
+    ndim = len(value.shape)
+    if not -ndim <= out_dim < ndim:
+        raise ValueError(
+            f"rune.vmap: out_axes={out_dim} is out of range for {name}, which has {ndim} "
+            f"axes with the mapped axis (shape {tuple(value.shape)}; expected "
+            f"-{ndim} <= out_axes < {ndim})"
+        )
+    target = _normalize(out_dim, ndim)
     return value if target == dim else _shape.moveaxis(value, dim, target)
 

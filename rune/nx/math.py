@@ -107,8 +107,8 @@ def negative(x):
 def power(x, y):
     """x ** y, elementwise (arguments and errors as nx.add).
 
-    The derivative in y is log(x) x**y, taken as 0 at x = 0. Integers to
-    negative integer powers raise numpy's ValueError.
+    The derivative in y is log(x) x**y, taken as 0 at x = 0. An integer
+    base to a negative integer power raises ValueError (make the base a float).
 
     >>> from rune import nx
     >>> print(nx.power(nx.array([1.0, 2.0, 3.0]), 2))

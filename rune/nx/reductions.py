@@ -14,7 +14,7 @@ import numpy as np
 from ..primitives import elementwise as _e
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
-from .tensor import Tensor
+from .tensor import Tensor, broadcast_error
 
 __all__ = [
     "sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "cumsum",
@@ -334,6 +334,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     Elementwise |a - b| <= atol + rtol * |b|, broadcasting as numpy does.
 
     Raises:
+      ValueError: shapes that do not broadcast (naming both).
       rune.TracedValueError: under jit or vmap, where there are no values to
         compare (use the elementwise comparisons instead).
 
@@ -343,4 +344,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     """
     values = [v._concrete("nx.allclose", lossless=True) if isinstance(v, Tensor) else v
               for v in (a, b)]
-    return bool(np.allclose(values[0], values[1], rtol=rtol, atol=atol, equal_nan=equal_nan))
+    try:
+        return bool(np.allclose(values[0], values[1], rtol=rtol, atol=atol, equal_nan=equal_nan))
+    except ValueError as error:
+        raise broadcast_error("nx.allclose", error, *values) from None

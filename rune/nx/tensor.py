@@ -29,8 +29,14 @@ def broadcast_error(fn: str, error: Exception, *args) -> Exception:
 
     If the arguments' shapes do not broadcast, a ValueError naming `fn` and
     every shape (numpy's own message names neither the function nor, under
-    vmap, the shapes the user sees); otherwise `error` itself.
+    vmap, the shapes the user sees); for integers to negative integer powers
+    one naming `fn`; otherwise `error` itself.
     """
+    if "negative integer powers" in str(error):  # numpy's message names no function
+        return ValueError(
+            f"{fn}: an integer base x to a negative integer power y is not an integer; "
+            f"expected a float base (x.astype(nx.float64)) for fractional results"
+        )
     shapes = [tuple(a.shape) if hasattr(a, "shape") else np.shape(a) for a in args]
     try:
         np.broadcast_shapes(*shapes)
