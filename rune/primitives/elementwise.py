@@ -123,8 +123,18 @@ multiply = elementwise("multiply", np.multiply, (lambda ans, x, y: y, lambda ans
                        transpose_rules=(lambda ct, x, y: fit(multiply(ct, y), x),
                                         lambda ct, x, y: fit(multiply(x, ct), y)))
 multiply.primitive.multilinear = True
-# 1 / y, not reciprocal(y): numpy's reciprocal of an integer is an integer (1 // y).
-divide = elementwise("divide", np.divide, (lambda ans, x, y: 1 / y,
+def _inverse(y):
+    """1 / y, not reciprocal(y): numpy's reciprocal of an integer is an integer (1 // y).
+    A Python 0 gives numpy's inf (a Python number still: weakly typed), not
+    ZeroDivisionError, so that d(x / 0.0)/dx is inf as x / 0.0 is."""
+    try:
+        return 1 / y
+    except ZeroDivisionError:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.divide(1, y).item()
+
+
+divide = elementwise("divide", np.divide, (lambda ans, x, y: _inverse(y),
                                            lambda ans, x, y: negative(ans / y)),
                      transpose_rules=(lambda ct, x, y: fit(divide(ct, y), x), None))
 real = linear("real", np.real,
