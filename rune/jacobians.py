@@ -149,13 +149,14 @@ def hessian(f, argnums=0, holomorphic=False):
                   holomorphic=holomorphic)
 
 
-def hvp(f, primals, tangents):
+def hvp(f, primals, tangents, holomorphic=False):
     """The Hessian-vector product of a scalar f at `primals` along `tangents`.
 
     Forward mode over reverse mode: the jvp of the gradient, without forming
     the Hessian. `primals` and `tangents` are tuples as for `rune.jvp`; the
     result has the structure of `primals` (one entry per argument, unwrapped
-    when there is only one).
+    when there is only one). holomorphic=True for a complex holomorphic f,
+    as for `rune.hessian`.
 
     >>> import rune
     >>> from rune import nx
@@ -167,4 +168,5 @@ def hvp(f, primals, tangents):
         raise TypeError(f"rune.hvp: primals must be a tuple of f's arguments, got "
                         f"{type(primals).__name__} (write (x,) for one argument)")
     argnums = tuple(range(len(primals))) if len(primals) != 1 else 0
-    return jvp(grad(f, argnums=argnums), tuple(primals), tuple(tangents))[1]
+    gradient = grad(f, argnums=argnums, holomorphic=holomorphic)
+    return jvp(gradient, tuple(primals), tuple(tangents))[1]

@@ -50,7 +50,7 @@ def _batch(prim):
             if d is not None:
                 v = _shape.moveaxis(v, d, 0)
                 if r < out_rank:  # per-example rank below the output's: pad after the batch axis
-                    v = _shape.reshape(v, (v.shape[0],) + (1,) * (out_rank - r) + v.shape[1:])
+                    v = _shape.reshape(v, shape=(v.shape[0],) + (1,) * (out_rank - r) + v.shape[1:])
             aligned.append(v)
         return prim.bind(*aligned, **params), 0
 

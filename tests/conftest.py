@@ -1,0 +1,28 @@
+"""Hypothesis settings for the property tests.
+
+By default (CI) every property runs a small, fixed set of examples
+(derandomized: the same examples each run, so a failure is reproducible and
+the suite stays fast). Set RUNE_PROPERTY_EXAMPLES to run many random ones:
+
+    RUNE_PROPERTY_EXAMPLES=2000 python -m pytest tests/test_properties.py \
+        tests/literate/test_promote_safety.py -q
+
+Tests that set max_examples themselves keep their own count.
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+_LONG_RUN = os.environ.get("RUNE_PROPERTY_EXAMPLES")
+
+settings.register_profile(
+    "rune",
+    max_examples=int(_LONG_RUN) if _LONG_RUN else 12,
+    derandomize=not _LONG_RUN,
+    database=None,  # nothing written to .hypothesis/ by the test run
+    deadline=None,  # a first call may trace or compile: timing is no property
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    print_blob=True,
+)
+settings.load_profile("rune")
