@@ -8,7 +8,8 @@ passes when:
 
 - it logs no console error, uncaught exception or failed request;
 - every python and out block of its markdown is rendered, as many as the
-  literate parser finds (so a setup block, hidden in a comment, is not);
+  literate parser finds (so a setup block, hidden in a comment, is not), and
+  each out block is labelled "out", without a copy button;
 - no directive comment shows in its text (`<!-- literate: ... -->`);
 - docstring `>>>` examples (API pages) render as code, not as block quotes;
 - each Mermaid diagram is rendered as an SVG, not as mermaid's error picture.
@@ -85,6 +86,12 @@ MEASURE_PAGE = r"""(() => {
   return {
     python: python.length,
     out: out.length,
+    // extra.css labels each out block "out" and hides its copy button.
+    out_unstyled: out.filter((el) => {
+      const label = getComputedStyle(el.querySelector("pre"), "::before").content;
+      const copy = el.querySelector(".md-code__nav, .md-clipboard");
+      return label !== '"out"' || (copy && getComputedStyle(copy).display !== "none");
+    }).length,
     empty: empty(python) + empty(out),
     mermaid: content.querySelectorAll("div.mermaid, pre.mermaid").length,
     directive_text: /<!--\s*literate\s*:/.test(prose),
@@ -335,6 +342,11 @@ def check_page(browser: Browser, base: str, markdown: Path) -> list[str]:
             failures.append(
                 f"{expected[kind]} {kind} blocks in the markdown, {seen[kind]} rendered"
             )
+    if seen["out_unstyled"]:
+        failures.append(
+            f"{seen['out_unstyled']} out blocks lack the 'out' label or show a copy button "
+            "(is docs/stylesheets/extra.css loaded?)"
+        )
     if seen["empty"]:
         failures.append(f"{seen['empty']} code or out blocks render empty")
     if seen["directive_text"]:
