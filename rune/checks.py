@@ -12,7 +12,19 @@ from .reverse import vjp
 
 
 class GradientCheckError(AssertionError):
-    """A derivative disagrees with central differences (see `rune.check_grads`)."""
+    """A derivative disagrees with central differences (see `rune.check_grads`).
+
+    An AssertionError, so a failed check fails a test like an assert does.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> wrong = lambda x: nx.sum(rune.detach(x) * x)  # x * x with half its derivative
+    >>> try:
+    ...     rune.check_grads(wrong, (nx.array([1.0, 2.0]),), modes=("rev",))
+    ... except rune.GradientCheckError as error:
+    ...     print(str(error).split(":")[1])
+     rev mode, order 1, argument 0
+    """
 
 
 # Step and tolerance by the precision of the inputs: a central difference

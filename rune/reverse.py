@@ -327,7 +327,15 @@ def vjp(f, *primals, has_aux=False):
 def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
     """A function returning `(f(*args), gradient)`; see `rune.grad`.
 
-    With has_aux it returns `((value, aux), gradient)`.
+    The value comes from the same run of f as the gradient. With has_aux it
+    returns `((value, aux), gradient)`. Raises as `rune.grad` does.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> value, gradient = rune.value_and_grad(lambda x: nx.sum(x * x))(nx.array([1.0, 2.0]))
+    >>> print(value); print(gradient)
+    float64 [] 5
+    float64 [2] [2, 4]
     """
 
     def value_and_grad_f(*args):

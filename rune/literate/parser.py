@@ -103,11 +103,16 @@ class Fence:
 
 @dataclass(frozen=True)
 class PythonBlock:
-    """A python fence, the out block that belongs to it, and its directives.
+    r"""A python fence, the out block that belongs to it, and its directives.
 
     ``gap_start`` is where the out block's removal begins: the end of the last
     line before it that is not blank, so that removing it also removes the
     blank lines that separated it from the python block.
+
+    >>> from rune.literate import parse_page
+    >>> [block] = parse_page("```python\nprint(1)\n```\n\n```out\n1\n```\n").python_blocks
+    >>> block.line, block.fence.code, block.out.body, block.skip
+    (1, 'print(1)\n', '1', False)
     """
 
     fence: Fence
@@ -153,7 +158,13 @@ Step = PythonBlock | SetupBlock | ClearNamespace
 
 @dataclass(frozen=True)
 class Page:
-    """A parsed page: its exact text and its steps in page order."""
+    r"""A parsed page: its exact text and its steps in page order.
+
+    >>> from rune.literate import parse_page
+    >>> page = parse_page("Text.\n\n```python\nx = 1\n```\n", "intro.md")
+    >>> page.path, len(page.python_blocks), page.python_blocks[0].line
+    ('intro.md', 1, 3)
+    """
 
     path: str
     text: str
@@ -566,10 +577,17 @@ def parse_page(text: str, path: str = "<page>") -> Page:
 
 
 def read_page(path: str | Path) -> Page:
-    """Read and parse the page at ``path`` (UTF-8, line endings kept as they are).
+    r"""Read and parse the page at ``path`` (UTF-8, line endings kept as they are).
 
     Raises :class:`LiterateSyntaxError` as :func:`parse_page` does, and
     ``OSError`` if the file cannot be read.
+
+    >>> import pathlib, tempfile
+    >>> from rune.literate import read_page
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "page.md"
+    >>> _ = path.write_text("```python\nprint(1)\n```\n")
+    >>> len(read_page(path).python_blocks)
+    1
     """
     with open(path, encoding="utf-8", newline="") as file:
         return parse_page(file.read(), str(path))

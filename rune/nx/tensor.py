@@ -21,6 +21,14 @@ class TracedValueError(Exception):
     differentiation `bool()` and `int()` read the value (their result does not
     move with it, so Python control flow works), while `float()`, `item()`
     and `numpy()` raise: the number would drop the derivative.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> try:
+    ...     rune.jit(lambda x: x * float(x))(nx.array(2.0))
+    ... except rune.TracedValueError as error:
+    ...     print(str(error).split(",")[0])
+    float(Tensor): the value is traced by rune.jit
     """
 
 
