@@ -116,7 +116,9 @@ def vmap(f, in_axes=0, out_axes=0):
             out = f(*ptree.unflatten(structure, tracers))
             out_leaves, out_structure = flatten_tensors(out, "rune.vmap: the output")
             out_dims = _leaf_axes(out_axes, out, out_structure, "out_axes", single=True)
-            results = [_to_out_axis(trace, leaf, d, size) for leaf, d in zip(out_leaves, out_dims)]
+            out_names = ptree.paths(out_structure, "the output")
+            results = [_to_out_axis(trace, leaf, d, size, name)
+                       for leaf, d, name in zip(out_leaves, out_dims, out_names)]
         return ptree.unflatten(out_structure, results)
 
     return mapped
@@ -130,7 +132,7 @@ def _leaf_axes(axes, tree, structure, what, single=False):
         if len(axes) != len(tree):
             raise ValueError(
                 f"rune.vmap: {what} has {len(axes)} entries, but the function was called "
-                f"with {len(tree)} positional arguments"
+                f"with {len(tree)} positional argument{'s' if len(tree) != 1 else ''}"
             )
         out = []
         for ax, arg in zip(axes, tree):
@@ -170,11 +172,7 @@ def _batch_size(leaves, axes, names):
     return size
 
 
-def _normalize(axis, ndim):
-    return axis % ndim if axis < 0 else axis
-
-
-def _to_out_axis(trace, leaf, out_dim, size):
+def _to_out_axis(trace, leaf, out_dim, size, name):
     if type(leaf) is BatchTracer and leaf._trace is trace:
         value, dim = leaf.value, leaf.dim
     else:  # the same for every example: give it the batch axis explicitly
@@ -183,6 +181,13 @@ def _to_out_axis(trace, leaf, out_dim, size):
         dim = 0
     if out_dim is None:
         raise ValueError("rune.vmap: out_axes=None needs an output that is not batched")
-    target = _normalize(out_dim, len(value.shape))
+    ndim = len(value.shape)  # the batch axis included
+    if not -ndim <= out_dim < ndim:
+        raise ValueError(
+            f"rune.vmap: out_axes={out_dim} is out of range for {name}, which has {ndim} "
+            f"{'axis' if ndim == 1 else 'axes'} with the batch axis "
+            f"(expected {-ndim} <= out_axes < {ndim})"
+        )
+    target = out_dim % ndim
     return value if target == dim else _shape.moveaxis(value, dim, target)
 
