@@ -27,6 +27,8 @@ class GradientCheckError(AssertionError):
     """
 
 
+GradientCheckError.__module__ = "rune"  # rune.GradientCheckError, as users import it
+
 # Step and tolerance by the precision of the inputs: a central difference
 # errs by O(eps^2) from truncation and by O(precision / eps) from rounding.
 _DEFAULTS = {  # kind and itemsize -> (eps, atol, rtol)

@@ -103,7 +103,7 @@ def vmap(f, in_axes=0, out_axes=0):
     def mapped(*args):
         leaves, structure = ptree.flatten(args)
         axes = _leaf_axes(in_axes, args, structure, "in_axes")
-        names = ptree.paths(structure, "argument ")
+        names = [_argument_name(path) for path in ptree.paths(structure, "")]
         # Mapped leaves become tensors; unmapped Python numbers stay numbers,
         # so they keep numpy's weak typing (x32 * 2.0 stays float32).
         leaves = [leaf if ax is None and isinstance(leaf, _PYTHON_NUMBERS)
@@ -122,6 +122,13 @@ def vmap(f, in_axes=0, out_axes=0):
         return ptree.unflatten(out_structure, results)
 
     return mapped
+
+
+def _argument_name(path):
+    """'[0]['w']' -> "argument 0 at ['w']": how error messages name a leaf."""
+    end = path.index("]")
+    rest = path[end + 1:]
+    return f"argument {path[1:end]}" + (f" at {rest}" if rest else "")
 
 
 def _leaf_axes(axes, tree, structure, what, single=False):

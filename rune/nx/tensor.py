@@ -83,6 +83,9 @@ def _binary(name: str, symbol: str, reflected: bool = False):
     return method
 
 
+TracedValueError.__module__ = "rune"  # rune.TracedValueError, as users import it
+
+
 class Tensor:
     """An immutable n-dimensional array: a dtype, a shape and values.
 
