@@ -12,10 +12,11 @@ from .detach import detach, stop_gradient
 from .vmap import vmap
 from .jacobians import hessian, hvp, jacfwd, jacrev
 from .checks import GradientCheckError, check_grads
+from .jit import jit, make_graph
 
 __all__ = [
     "nx", "ptree", "TracedValueError",
     "jvp", "grad", "linear_transpose", "linearize", "value_and_grad", "vjp",
     "detach", "stop_gradient", "vmap", "hessian", "hvp", "jacfwd", "jacrev",
-    "GradientCheckError", "check_grads",
+    "GradientCheckError", "check_grads", "jit", "make_graph",
 ]

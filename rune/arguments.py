@@ -74,14 +74,29 @@ def normalize_argnums(argnums, num_args: int, transform: str) -> tuple[int, ...]
     return tuple(out)
 
 
-def check_differentiable(leaves, names, transform: str, argnums):
-    """Derivatives are taken with respect to float and complex inputs only."""
-    for leaf, name in zip(leaves, names):
+def check_differentiable(leaves, structure, transform: str, argnums, nums=None):
+    """Derivatives are taken with respect to float and complex inputs only.
+
+    `nums` maps positions in `structure` back to the call's argument
+    positions (for grad's argnums), so the message names the argument.
+    """
+    for i, leaf in enumerate(leaves):
         if leaf.dtype.kind not in "fc":
+            name = _argument_name(ptree.paths(structure, "args")[i], nums)
             raise TypeError(
                 f"{transform}: {name} (argnums={argnums}) has dtype {leaf.dtype}; derivatives "
                 f"need float or complex inputs (convert it with .astype(nx.float64))"
             )
+
+
+def _argument_name(path, nums):
+    """'args[1]['w']' -> "argument 3 at ['w']" when argnums picked argument 3."""
+    end = path.index("]")
+    position = int(path[5:end])
+    if nums is not None:
+        position = nums[position]
+    rest = path[end + 1:]
+    return f"argument {position}" + (f" at {rest}" if rest else "")
 
 
 def split_aux(out, transform: str):

@@ -30,9 +30,10 @@ def apply_jvp(prim, primals, tangents, params, scale):
     if rules is None:
         raise NotImplementedError(_no_rule_message(prim))
     out = None
-    for rule, t in zip(rules, tangents):
+    for i, t in enumerate(tangents):
         if t is None:
             continue
+        rule = rules[i]
         if type(rule) is Scaled:
             part = scale(t, rule.factor(ans, *primals, **params), ans)
         elif rule is None:
@@ -42,7 +43,9 @@ def apply_jvp(prim, primals, tangents, params, scale):
             if part is None:  # the rule says this argument does not move the output
                 continue
         out = part if out is None else add(out, part)
-    if out is not None and out.shape != ans.shape:
+    # With several arguments, one argument's part may still have its own
+    # shape where the others broadcast it: give the tangent the output's shape.
+    if len(primals) > 1 and out is not None and out.shape != ans.shape:
         out = broadcast_like(out, ans)
     return ans, out
 
@@ -94,6 +97,10 @@ class JVPTrace(Trace):
         self.transform = transform
 
     def process(self, prim, args, params):
+        if len(args) == 1:  # then it is our tracer: this trace is the top one
+            x = args[0]
+            ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, _multiply)
+            return ans if tangent is None else JVPTracer(self, ans, tangent)
         primals = []
         tangents = []
         for a in args:
@@ -151,7 +158,7 @@ def jvp(f, primals, tangents, has_aux=False):
     >>> import rune
     >>> from rune import nx
     >>> out, tangent = rune.jvp(nx.sin, (nx.array(0.0),), (nx.array(1.0),))
-    >>> print(out, tangent, sep="\n")
+    >>> print(out); print(tangent)
     float64 [] 0
     float64 [] 1
     """

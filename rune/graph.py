@@ -5,12 +5,18 @@ but no data) and appends one equation per primitive applied:
 `(primitive, args, params, out)`, where args are Vars of the graph or
 constants. `rune.jit` records graphs to replay them; reverse mode's record
 (`rune.reverse.Record`) is a graph that accepts linear primitives only. Both
-print the same way:
+print the same way, one equation per line:
 
     graph(a: float64[2], b: float64[2]):
       c: float64[2] = multiply a b
       d: float64[2] = sin a
       return (c, d)
+
+Variables are named a, b, c... in order of appearance. Parameters follow
+the primitive's name in brackets (`sum[axis=(0,) keepdims=False] c`).
+Scalar constants are written inline; array constants are listed once at the
+top (`const k0: float64[3] = [1, 2, 3]`) and named by the equations that
+use them. `Graph.mermaid()` draws the same program as a Mermaid flowchart.
 """
 
 from __future__ import annotations
@@ -30,6 +36,14 @@ class Var(Tracer):
 
 
 _new_var = object.__new__
+
+
+class WeakVar(Var):
+    """A Python number given to a traced function: a 0-d Var that keeps the
+    number's weak typing (numpy's promotion rules for Python scalars, so
+    `x32 * 2.0` stays float32 under jit as in eager code)."""
+
+    __slots__ = ("python_type",)
 
 
 class GraphTrace(Trace):
@@ -68,7 +82,12 @@ class GraphTrace(Trace):
 
 
 class Graph:
-    """A recorded program: input Vars, equations, output Vars or constants."""
+    """A recorded program: input Vars, equations, output Vars or constants.
+
+    An equation is `(primitive, args, params, out)`; args are Vars of the
+    graph or constants (tensors, numbers, and values of an enclosing
+    transformation that the traced function captured).
+    """
 
     def __init__(self, inputs, equations, outputs):
         self.inputs = list(inputs)
@@ -76,42 +95,60 @@ class Graph:
         self.outputs = list(outputs)
 
     def evaluate(self, *values):
-        """Run the program on values (or tracers of an enclosing transformation)."""
-        env = {}
-        for var, value in zip(self.inputs, values):
-            env[id(var)] = value
-        read = lambda a: env[id(a)] if type(a) is Var else a  # noqa: E731
+        """Run the program on values (or tracers of an enclosing transformation).
+
+        Each equation binds its primitive, so whatever transformation the
+        values belong to sees ordinary primitives. Returns the list of outputs.
+        """
+        env = {id(var): value for var, value in zip(self.inputs, values)}
+        # Anything not in env is a constant (a tensor, a number, a captured value).
         for prim, args, params, out in self.equations:
-            env[id(out)] = prim.bind(*[read(a) for a in args], **params)
-        return [read(o) for o in self.outputs]
+            env[id(out)] = prim.bind(*[env.get(id(a), a) for a in args], **params)
+        return [env.get(id(o), o) for o in self.outputs]
+
+    def pruned(self) -> Graph:
+        """The graph without the equations no output depends on (dead code)."""
+        live = {id(o) for o in self.outputs}
+        kept = []
+        for eq in reversed(self.equations):
+            if id(eq[3]) in live:
+                kept.append(eq)
+                live.update(id(a) for a in eq[1])
+        kept.reverse()
+        return Graph(self.inputs, kept, self.outputs)
+
+    def names(self) -> dict:
+        """The printed name of each Var and named constant, keyed by `id`."""
+        return _Naming(self).names
 
     def __str__(self):
         return format_graph(self)
 
     __repr__ = __str__
 
+    def mermaid(self) -> str:
+        """The graph as a Mermaid flowchart, for a ```` ```mermaid ```` block.
+
+        One node per input (a parallelogram), per named constant (a
+        cylinder) and per equation (a box holding its line of the text
+        form); edges carry values from where they are made to where they
+        are used; the outputs flow into one `return` node.
+        """
+        return format_mermaid(self)
+
 
 # ------------------------------------------------------------------- printing
 
 
-def _type_text(x) -> str:
+def type_text(x) -> str:
+    """`float64[2,3]`: a value's dtype and shape, as graphs print them."""
+    if type(x) is WeakVar:
+        return x.python_type.__name__
     return f"{np.dtype(x.dtype)}{list(x.shape)}".replace(" ", "")
 
 
-class _Names:
-    """Short names a, b, ..., z, ba, bb... given to Vars in order of appearance."""
-
-    def __init__(self):
-        self.names = {}
-
-    def __call__(self, var) -> str:
-        key = id(var)
-        if key not in self.names:
-            self.names[key] = _letters(len(self.names))
-        return self.names[key]
-
-
 def _letters(n: int) -> str:
+    """a, b, ..., z, ba, bb, ...: the n-th variable name."""
     text = ""
     while True:
         text = chr(ord("a") + n % 26) + text
@@ -120,32 +157,118 @@ def _letters(n: int) -> str:
             return text
 
 
-def _arg_text(arg, names) -> str:
-    if type(arg) is Var:
-        return names(arg)
-    value = np.asarray(getattr(arg, "_value", arg))
-    if value.ndim == 0:
+def _is_inline(arg) -> bool:
+    """Python numbers and concrete 0-d values print (and compile) inline."""
+    if isinstance(arg, (int, float, complex, np.generic)):
+        return True
+    if isinstance(arg, Tracer):
+        return False
+    return np.ndim(getattr(arg, "_value", arg)) == 0
+
+
+def _inline_text(arg) -> str:
+    from .nx.printing import format_number
+
+    return format_number(np.asarray(getattr(arg, "_value", arg))[()])
+
+
+class _Naming:
+    """Names for one graph: Vars a, b, c... and array constants k0, k1...,
+    each in order of first appearance (inputs first). An argument that is
+    neither an input nor made by an earlier equation is a constant, even a
+    Var: one of an enclosing trace, captured by the traced function."""
+
+    def __init__(self, graph):
+        self.names: dict = {}
+        self.constants: list = []  # named constants, in order
+        self.num_vars = 0
+        for var in graph.inputs:
+            self.variable(var)
+        for _, args, _, out in graph.equations:
+            for a in args:
+                self.constant(a)
+            self.variable(out)
+        for o in graph.outputs:
+            self.constant(o)
+
+    def variable(self, var):
+        self.names[id(var)] = _letters(self.num_vars)
+        self.num_vars += 1
+
+    def constant(self, x):
+        if id(x) not in self.names and not _is_inline(x):
+            self.names[id(x)] = f"k{len(self.constants)}"
+            self.constants.append(x)
+
+    def arg(self, x) -> str:
+        name = self.names.get(id(x))
+        return name if name is not None else _inline_text(x)
+
+
+def _constant_text(x) -> str:
+    if isinstance(x, Tracer):  # a value of an enclosing transformation, captured
+        return f"{type_text(x)} (traced by {x._trace.transform})"
+    value = np.asarray(getattr(x, "_value", x))
+    text = type_text(value)
+    if value.ndim == 1 and value.size <= 8:
         from .nx.printing import format_number
 
-        return format_number(value[()])
-    return f"<const {_type_text(value)}>"
+        text += " = [" + ", ".join(format_number(v) for v in value) + "]"
+    return text
 
 
 def _params_text(params) -> str:
     if not params:
         return ""
-    return "[" + " ".join(f"{k}={v}" for k, v in params.items()) + "]"
+    # A parameter printing on several lines (a Graph: a loop's body) is
+    # indented under the equation.
+    return "[" + " ".join(f"{k}={v}".replace("\n", "\n    ") for k, v in params.items()) + "]"
+
+
+def _input_text(var, names) -> str:
+    return f"{names.arg(var)}: {type_text(var)}"
+
+
+def _equation_text(eq, names) -> str:
+    prim, args, params, out = eq
+    arg_text = " ".join(names.arg(a) for a in args)
+    return f"{names.arg(out)}: {type_text(out)} = {prim.name}{_params_text(params)} {arg_text}"
+
+
+def _outputs_text(graph, names) -> str:
+    outs = [names.arg(o) for o in graph.outputs]
+    return outs[0] if len(outs) == 1 else "(" + ", ".join(outs) + ")"
 
 
 def format_graph(graph: Graph) -> str:
-    names = _Names()
-    ins = ", ".join(f"{names(v)}: {_type_text(v)}" for v in graph.inputs)
+    names = _Naming(graph)
+    ins = ", ".join(_input_text(v, names) for v in graph.inputs)
     lines = [f"graph({ins}):"]
-    for prim, args, params, out in graph.equations:
-        arg_text = " ".join(_arg_text(a, names) for a in args)
-        lines.append(
-            f"  {names(out)}: {_type_text(out)} = {prim.name}{_params_text(params)} {arg_text}"
-        )
-    outs = [_arg_text(o, names) for o in graph.outputs]
-    lines.append("  return " + (outs[0] if len(outs) == 1 else "(" + ", ".join(outs) + ")"))
+    lines += [f"  const {names.arg(k)}: {_constant_text(k)}" for k in names.constants]
+    lines += ["  " + _equation_text(eq, names) for eq in graph.equations]
+    lines.append("  return " + _outputs_text(graph, names))
+    return "\n".join(lines)
+
+
+def format_mermaid(graph: Graph) -> str:
+    names = _Naming(graph)
+    node = lambda x: "n_" + names.arg(x)  # ids apart from Mermaid's keywords (end...)
+    label = lambda text: '"' + text.replace('"', "#quot;").replace("\n", "<br/>") + '"'
+    lines = ["flowchart TD"]
+    lines += [f"  {node(v)}[/{label(_input_text(v, names))}/]" for v in graph.inputs]
+    lines += [f"  {node(k)}[({label(names.arg(k) + ': ' + _constant_text(k))})]"
+              for k in names.constants]
+
+    def edges(sources, target):
+        seen = set()
+        for s in sources:
+            if id(s) in names.names and id(s) not in seen:
+                seen.add(id(s))
+                lines.append(f"  {node(s)} --> {target}")
+
+    for eq in graph.equations:
+        lines.append(f"  {node(eq[3])}[{label(_equation_text(eq, names))}]")
+        edges(eq[1], node(eq[3]))
+    lines.append(f"  outputs([{label('return ' + _outputs_text(graph, names))}])")
+    edges(graph.outputs, "outputs")
     return "\n".join(lines)

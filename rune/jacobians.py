@@ -39,9 +39,8 @@ def _diff_args(args, argnums, transform, holomorphic):
     nums = normalize_argnums(argnums, len(args), transform)
     diff = tuple(args[i] for i in nums)
     leaves, structure = flatten_tensors(diff, "args")
-    names = ptree.paths(structure, "args")
-    check_differentiable(leaves, names, transform, argnums)
-    for leaf, name in zip(leaves, names):
+    check_differentiable(leaves, structure, transform, argnums, nums)
+    for leaf, name in zip(leaves, ptree.paths(structure, "args")):
         if leaf.dtype.kind == "c" and not holomorphic:
             raise TypeError(f"{transform}: {name} is complex; pass holomorphic=True for "
                             f"the Jacobian of a holomorphic function")

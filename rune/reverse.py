@@ -24,7 +24,7 @@ from . import ptree
 from .arguments import (FlatFunction, check_differentiable, check_like, check_structure,
                         flatten_tensors, normalize_argnums)
 from .core import Trace, Tracer, new_trace
-from .graph import GraphTrace, Var
+from .graph import Graph, GraphTrace, Var
 from .forward import _primals_and_tangents, apply_jvp, concrete_primal
 from .nx.tensor import Tensor
 from .primitives.elementwise import add, fit, multiply
@@ -55,7 +55,8 @@ class Record(GraphTrace):
 
     def scale(self, t, factor, ans):
         """Record t * factor directly: the Scaled rules' fast path."""
-        factor_shape = getattr(factor, "shape", ())
+        factor_shape = factor._value.shape if type(factor) is Tensor else getattr(
+            factor, "shape", ())
         t_shape = t.shape
         if factor_shape == t_shape or factor_shape == ():
             shape = t_shape
@@ -110,16 +111,20 @@ class LinearizeTrace(Trace):
         self.scale = self.record.scale
 
     def process(self, prim, args, params):
-        primals = []
-        tangents = []
-        for a in args:
-            if type(a) is LinearizeTracer and a._trace is self:
-                primals.append(a.primal)
-                tangents.append(a.tangent)
-            else:
-                primals.append(a)
-                tangents.append(None)
-        ans, tangent = apply_jvp(prim, primals, tangents, params, self.scale)
+        if len(args) == 1:  # then it is our tracer: this trace is the top one
+            x = args[0]
+            ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, self.scale)
+        else:
+            primals = []
+            tangents = []
+            for a in args:
+                if type(a) is LinearizeTracer and a._trace is self:
+                    primals.append(a.primal)
+                    tangents.append(a.tangent)
+                else:
+                    primals.append(a)
+                    tangents.append(None)
+            ans, tangent = apply_jvp(prim, primals, tangents, params, self.scale)
         if tangent is None:
             return ans
         out = _new_tracer(LinearizeTracer)
@@ -164,12 +169,12 @@ def evaluate_forward(record, in_vars, out_vars, in_tangents):
     for var, t in zip(in_vars, in_tangents):
         if var is not None:
             env[var.index] = t
+    # A Var of another graph (jit tracing f) is a constant to the record.
     for prim, args, params, out in record.equations:
-        values = [env[a.index] if type(a) is Var else a for a in args]
-        if any(type(a) is Var and env[a.index] is None for a in args):
+        values = [env[a.index] if type(a) is Var and a._trace is record else a for a in args]
+        if any(v is None for v in values):
             # An input without a tangent (integer) contributes zero.
-            values = [zeros_like(a) if type(a) is Var and v is None else v
-                      for a, v in zip(args, values)]
+            values = [zeros_like(a) if v is None else v for a, v in zip(args, values)]
         env[out.index] = prim.bind(*values, **params)
     return [None if v is None else env[v.index] for v in out_vars]
 
@@ -201,7 +206,7 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
             continue
         rules = prim.transpose_rules
         for i, arg in enumerate(args):
-            if type(arg) is Var:
+            if type(arg) is Var and arg._trace is record:  # not a Var of jit's graph
                 _accumulate(cts, arg.index, rules[i](ct, *args, **params))
     return [None if v is None else cts[v.index] for v in in_vars]
 
@@ -244,6 +249,10 @@ def linearize(f, *primals):
     f_jvp.record = record
     f_jvp.in_vars = in_vars
     f_jvp.out_vars = out_vars
+    # The record as a printable Graph: tangents of the float inputs in, the
+    # output tangents out (a zero constant where an output has none).
+    f_jvp.graph = Graph([v for v in in_vars if v is not None], record.equations,
+                        [zeros_like(p) if v is None else v for p, v in zip(out_primals, out_vars)])
     return ptree.unflatten(flat_f.out_structure, out_primals), f_jvp
 
 
@@ -297,10 +306,9 @@ def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
         nums = normalize_argnums(argnums, len(args), "rune.grad")
         diff_args = tuple(args[i] for i in nums)
         leaves, structure = flatten_tensors(diff_args, "args")
-        names = ptree.paths(structure, "args")
-        check_differentiable(leaves, [_argname(n, nums) for n in names], "rune.grad", argnums)
+        check_differentiable(leaves, structure, "rune.grad", argnums, nums)
         if holomorphic:
-            _check_complex(leaves, names, argnums)
+            _check_complex(leaves, ptree.paths(structure, "args"), argnums)
 
         def f_of_diff_args(*diff):
             full = list(args)
@@ -354,14 +362,6 @@ def grad(f, argnums=0, has_aux=False, holomorphic=False):
         return (grads, out[1]) if has_aux else grads
 
     return grad_f
-
-
-def _argname(name, nums):
-    # "args[1]['w']" names the position among the differentiated arguments;
-    # translate it to the position in the call.
-    index_end = name.index("]")
-    position = nums[int(name[5:index_end])]
-    return f"argument {position}" + (f" at {name[index_end + 1:]}" if name[index_end + 1:] else "")
 
 
 def _check_complex(leaves, names, argnums):

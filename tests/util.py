@@ -42,3 +42,22 @@ def assert_vmap_matches_loop(fn, *batched, in_axes=0):
     for i in range(n):
         for o, one in zip(ptree.leaves(out), ptree.leaves(loop[i])):
             np.testing.assert_allclose(np.asarray(o)[i], np.asarray(one), rtol=1e-12, atol=1e-12)
+
+
+def random_value(rng, shape, dtype=np.float64):
+    """A standard-normal numpy array of `dtype` (both parts random for complex)."""
+    value = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        value = value + 1j * rng.standard_normal(shape)
+    return np.asarray(value, dtype)
+
+
+def squared_size(f):
+    """sum |f|^2, a real scalar of a (complex) function: for gradient checks."""
+    from rune import nx
+
+    def g(*args):
+        out = f(*args)
+        return nx.real(nx.sum(out * nx.conj(out)))
+
+    return g

@@ -1,0 +1,116 @@
+"""Compare what a block printed with its out block, and show the difference.
+
+The rules: trailing whitespace at line ends and trailing blank lines are
+ignored, and ``...`` matches any text. A line that is only ``...`` matches any
+number of whole lines, zero included (as in mdx); ``...`` inside a line matches
+any text, across lines too (as doctest's ELLIPSIS does).
+"""
+
+from __future__ import annotations
+
+import difflib
+
+ELLIPSIS = "..."
+
+
+def normalize_output(text: str) -> str:
+    r"""Drop trailing whitespace of each line and trailing blank lines; ``\r\n`` becomes ``\n``.
+
+    >>> normalize_output("a  \r\nb\n\n")
+    'a\nb'
+    """
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def output_matches(expected: str, actual: str) -> bool:
+    r"""Whether ``actual`` output satisfies the ``expected`` out-block body.
+
+    >>> output_matches("total: 3", "total: 3   \n\n")
+    True
+    >>> output_matches("start\n...\nend", "start\n1\n2\nend")
+    True
+    >>> output_matches("took ... seconds", "took 0.25 seconds")
+    True
+    >>> output_matches("1", "2")
+    False
+    """
+    expected, actual = normalize_output(expected), normalize_output(actual)
+    if expected == actual:
+        return True
+    if ELLIPSIS not in expected:
+        return False
+    return _ellipsis_match(expected, actual)
+
+
+def _ellipsis_match(expected: str, actual: str) -> bool:
+    """Match with ``...`` wildcards, in time linear in the output.
+
+    Both texts are normalized. Every line of ``actual`` is taken to end in
+    ``\n``; the expected text becomes literal pieces separated by wildcards:
+    an inline ``...`` matches any text, a whole-line ``...`` any run of whole
+    lines (so the piece after it must start a line). As in doctest, placing
+    each middle piece at its leftmost possible position finds a match if
+    there is one, with no backtracking.
+    """
+    text = actual + "\n"
+    pieces, whole_line = [""], []  # whole_line[i]: kind of the wildcard after pieces[i]
+    for line in expected.split("\n"):
+        if line.strip() == ELLIPSIS:
+            whole_line.append(True)
+            pieces.append("")
+            continue
+        first, *rest = line.split(ELLIPSIS)
+        pieces[-1] += first
+        for part in rest:
+            whole_line.append(False)
+            pieces.append(part)
+        pieces[-1] += "\n"
+    if not text.startswith(pieces[0]):
+        return False
+    position = len(pieces[0])
+    for piece, after_whole_line in zip(pieces[1:-1], whole_line):
+        position = _find(text, piece, position, at_line_start=after_whole_line)
+        if position < 0:
+            return False
+        position += len(piece)
+    last_start = len(text) - len(pieces[-1])
+    return (
+        last_start >= position
+        and text.endswith(pieces[-1])
+        and (not whole_line[-1] or _starts_line(text, last_start))
+    )
+
+
+def _find(text: str, piece: str, start: int, at_line_start: bool) -> int:
+    found = text.find(piece, start)
+    while at_line_start and found >= 0 and not _starts_line(text, found):
+        found = text.find(piece, found + 1)
+    return found
+
+
+def _starts_line(text: str, position: int) -> bool:
+    return position == 0 or text[position - 1] == "\n"
+
+
+def diff_outputs(
+    expected: str, actual: str, expected_label: str = "expected", actual_label: str = "actual"
+) -> str:
+    r"""A unified diff from ``expected`` to ``actual``, after :func:`normalize_output`.
+
+    >>> print(diff_outputs("a\nb", "a\nc"))
+    --- expected
+    +++ actual
+    @@ -1,2 +1,2 @@
+     a
+    -b
+    +c
+    """
+    expected_lines = normalize_output(expected).split("\n") if expected.strip() else []
+    actual_lines = normalize_output(actual).split("\n") if actual.strip() else []
+    lines = difflib.unified_diff(
+        expected_lines, actual_lines, expected_label, actual_label, lineterm=""
+    )
+    return "\n".join(lines)

@@ -1,0 +1,574 @@
+r"""Read a markdown page into the steps rune.literate runs, with exact offsets.
+
+This is the one parser behind pytest collection, ``check`` and ``promote``, so
+every rule of the format lives here once: what counts as a fence, which out
+block belongs to which python block, what the directives mean and which
+mistakes are errors.
+
+Offsets index the page text exactly as it was read (``newline=""``, so CRLF
+stays CRLF); ``promote`` edits the page through these offsets and never
+re-serializes it. A line ends at ``\n`` only; a ``\r`` before it belongs to
+the line ending.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+PYTHON_LANGUAGES = frozenset({"python", "py"})
+OUT_LANGUAGE = "out"
+
+DIRECTIVE_PREFIX = "literate:"
+DIRECTIVES = ("skip", "skip start", "skip end", "nondeterministic", "raises", "clear", "setup")
+# Directives that modify the next python block (the others are steps of their own).
+_BLOCK_DIRECTIVES = frozenset({"skip", "nondeterministic", "raises"})
+# Directives that may also stand between a python block and its out block.
+_BETWEEN_DIRECTIVES = frozenset({"nondeterministic", "raises"})
+
+# A fence may sit inside block quotes (">"), be indented (list items,
+# admonitions, content tabs) or follow a list bullet on the same line.
+_FENCE_OPEN = re.compile(
+    r"(?P<quote>(?:[ \t]*>)*)(?P<indent>[ \t]*)(?P<bullet>(?:[-*+]|\d{1,9}[.)])[ \t]+)?"
+    r"(?P<marker>`{3,}|~{3,})(?P<info>.*)"
+)
+_FENCE_CLOSE = re.compile(r"(?P<quote>(?:[ \t]*>)*)(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})[ \t]*")
+_COMMENT_START = re.compile(r"(?:[ \t]*>)*[ \t]*<!--(?P<rest>.*)")
+_DIRECTIVE_BODY = re.compile(r"\s*literate\s*:(?P<body>.*)")
+_COMMENT_END_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*-->[ \t]*")
+
+
+class LiterateSyntaxError(ValueError):
+    """A page breaks a rule of the literate format.
+
+    ``str(error)`` reads ``path:line: message``; ``path``, ``line`` and
+    ``message`` are also attributes.
+
+    >>> str(LiterateSyntaxError("docs/a.md", 3, "unknown directive 'skp'"))
+    "docs/a.md:3: unknown directive 'skp'"
+    """
+
+    def __init__(self, path: str, line: int, message: str) -> None:
+        self.path = path
+        self.line = line
+        self.message = message
+        super().__init__(f"{path}:{line}: {message}")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a page: 1-based ``number``, offsets, text without its ending."""
+
+    number: int
+    start: int
+    content_end: int  # offset just before the line ending
+    end: int  # offset just after the line ending
+    text: str
+    eol: str  # "\n", "\r\n" or "" for a last line without one
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A fenced code block, with the offsets promote needs to edit it in place.
+
+    ``body_lines`` are the lines between the fences with the container prefix
+    (indentation, ``>`` markers) removed; ``prefix`` is that container prefix.
+    ``end`` is the offset just after the closing fence, before its line ending.
+    """
+
+    line: int
+    end_line: int
+    info: str
+    language: str
+    marker: str  # the opening fence itself, e.g. "```" or "~~~~"
+    prefix: str
+    start: int
+    body_start: int
+    body_end: int
+    end: int
+    eol: str
+    body_lines: tuple[str, ...]
+
+    @property
+    def body(self) -> str:
+        r"""The dedented body, lines joined by ``\n``, without a final newline."""
+        return "\n".join(self.body_lines)
+
+    @property
+    def code(self) -> str:
+        """The dedented body as source code, ending in a newline."""
+        return self.body + "\n" if self.body_lines else ""
+
+
+@dataclass(frozen=True)
+class PythonBlock:
+    """A python fence, the out block that belongs to it, and its directives.
+
+    ``gap_start`` is where the out block's removal begins: the end of the last
+    line before it that is not blank, so that removing it also removes the
+    blank lines that separated it from the python block.
+    """
+
+    fence: Fence
+    out: Fence | None
+    skipped_by: int | None  # the line of the `skip` or `skip start` that skips it
+    nondeterministic: bool
+    raises: bool
+    gap_start: int
+
+    @property
+    def skip(self) -> bool:
+        """Whether a directive says this block must not run."""
+        return self.skipped_by is not None
+
+    @property
+    def line(self) -> int:
+        """The line of the opening fence, which names the block (``page.md::line:12``)."""
+        return self.fence.line
+
+
+@dataclass(frozen=True)
+class SetupBlock:
+    """An invisible python block written inside ``<!-- literate: setup ... -->``.
+
+    It runs in the page namespace; what it prints is discarded.
+    """
+
+    fence: Fence
+    line: int  # the line of the comment that holds it
+    skip: bool
+
+
+@dataclass(frozen=True)
+class ClearNamespace:
+    """``<!-- literate: clear -->``: the page namespace starts afresh here."""
+
+    line: int
+    skip: bool
+
+
+Step = PythonBlock | SetupBlock | ClearNamespace
+
+
+@dataclass(frozen=True)
+class Page:
+    """A parsed page: its exact text and its steps in page order."""
+
+    path: str
+    text: str
+    steps: tuple[Step, ...]
+
+    @property
+    def python_blocks(self) -> list[PythonBlock]:
+        """The visible python blocks, one test each, in page order."""
+        return [step for step in self.steps if isinstance(step, PythonBlock)]
+
+
+@dataclass(frozen=True)
+class _Directive:
+    name: str
+    line: Line
+
+
+@dataclass(frozen=True)
+class _Other:
+    """Prose or an ordinary HTML comment: anything that separates blocks."""
+
+    line: Line
+
+
+def split_lines(text: str) -> list[Line]:
+    r"""Split ``text`` at ``\n`` into :class:`Line` objects with exact offsets.
+
+    >>> [(line.text, line.eol) for line in split_lines("a\r\nb")]
+    [('a', '\r\n'), ('b', '')]
+    """
+    lines = []
+    position = 0
+    while position < len(text):
+        newline = text.find("\n", position)
+        if newline == -1:
+            end = content_end = len(text)
+        else:
+            end = newline + 1
+            content_end = (
+                newline - 1 if newline > position and text[newline - 1] == "\r" else newline
+            )
+        lines.append(
+            Line(
+                len(lines) + 1,
+                position,
+                content_end,
+                end,
+                text[position:content_end],
+                text[content_end:end],
+            )
+        )
+        position = end
+    return lines
+
+
+def fence_language(info: str) -> str:
+    """The language named by a fence's info string, lower-cased.
+
+    Attributes after the language are allowed, and so is the attribute-list
+    form ``{ .python title="x" }`` of pymdownx superfences.
+
+    >>> fence_language('python title="x.py"')
+    'python'
+    >>> fence_language('{ .py linenums="1" }')
+    'py'
+    """
+    info = info.strip()
+    if info.startswith("{"):
+        match = re.search(r"\.([\w+-]+)", info)
+        return match.group(1).lower() if match else ""
+    return info.split(maxsplit=1)[0].lower() if info else ""
+
+
+def _is_blank(text: str) -> bool:
+    # A line holding only block-quote markers is blank inside its quote.
+    return not text.strip(" \t>")
+
+
+class _Scanner:
+    """First pass: turn lines into fences, directives, setup blocks and prose."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.path = path
+        self.lines = split_lines(text)
+
+    def error(self, line: int, message: str) -> LiterateSyntaxError:
+        return LiterateSyntaxError(self.path, line, message)
+
+    def tokens(self) -> list:
+        tokens: list = []
+        index = 0
+        while index < len(self.lines):
+            line = self.lines[index]
+            opening = _match_fence_open(line.text)
+            if opening:
+                fence, index = self.read_fence(index, opening)
+                tokens.append(fence)
+                continue
+            comment = _COMMENT_START.fullmatch(line.text)
+            if comment:
+                token, index = self.read_comment(index, comment["rest"])
+                tokens.append(token)
+                continue
+            if not _is_blank(line.text):
+                tokens.append(_Other(line))
+            index += 1
+        return tokens
+
+    def read_fence(self, index: int, opening: re.Match) -> tuple[Fence, int]:
+        first = self.lines[index]
+        marker = opening["marker"]
+        bullet = opening["bullet"] or ""
+        prefix = opening["quote"] + opening["indent"] + " " * len(bullet)
+        quote_depth = opening["quote"].count(">")
+        # CommonMark lets a closing fence be indented up to three spaces more.
+        max_close_indent = len((opening["indent"] + bullet).expandtabs(4)) + 3
+        body = []
+        for closing in self.lines[index + 1 :]:
+            match = _FENCE_CLOSE.fullmatch(closing.text)
+            if (
+                match
+                and match["marker"][0] == marker[0]
+                and len(match["marker"]) >= len(marker)
+                and match["quote"].count(">") == quote_depth
+                and len(match["indent"].expandtabs(4)) <= max_close_indent
+            ):
+                break
+            body.append(self.dedent(closing, prefix, first.number))
+        else:
+            raise self.error(
+                first.number,
+                f"the {marker}{opening['info'].strip()} fence opened here is never closed: "
+                f"expected a closing {marker} line before the end of the file",
+            )
+        fence = Fence(
+            line=first.number,
+            end_line=closing.number,
+            info=opening["info"].strip(),
+            language=fence_language(opening["info"]),
+            marker=marker,
+            prefix=prefix,
+            start=first.start,
+            body_start=first.end,
+            body_end=closing.start,
+            end=closing.content_end,
+            eol=first.eol,
+            body_lines=tuple(body),
+        )
+        return fence, closing.number  # the index of the line after the closing fence
+
+    def dedent(self, line: Line, prefix: str, opened_at: int) -> str:
+        if line.text.startswith(prefix):
+            return line.text[len(prefix) :]
+        if _is_blank(line.text):
+            return ""
+        raise self.error(
+            line.number,
+            f"this line does not start with {prefix!r} like the code block opened at line "
+            f"{opened_at}, so markdown would end that block here; indent it like the block "
+            f"or close the block before it",
+        )
+
+    def read_comment(self, index: int, rest: str) -> tuple[object, int]:
+        line = self.lines[index]
+        directive = _DIRECTIVE_BODY.match(rest)
+        if directive is None:
+            return _Other(line), self.skip_comment(index, rest)
+        body = directive["body"]
+        if "-->" not in body:
+            name = " ".join(body.split())
+            if name == "setup":
+                return self.read_setup(index)
+            self.check_known(name, line.number)
+            raise self.error(
+                line.number,
+                f"the `{name}` directive must be on one line: close it with --> on this line "
+                f"(only `setup` spans several lines)",
+            )
+        name, after = body.split("-->", 1)
+        name = " ".join(name.split())
+        if after.strip():
+            raise self.error(
+                line.number,
+                f"expected nothing after the `{name}` directive's -->, found {after.strip()!r}; "
+                f"put the directive on a line of its own",
+            )
+        self.check_known(name, line.number)
+        if name == "setup":
+            raise self.error(
+                line.number,
+                "`setup` needs a python block inside it: write <!-- literate: setup on one "
+                "line, then a ```python block, then --> on a line of its own",
+            )
+        return _Directive(name, line), index + 1
+
+    def check_known(self, name: str, line: int) -> None:
+        if name not in DIRECTIVES:
+            known = ", ".join(DIRECTIVES)
+            raise self.error(
+                line,
+                f"unknown directive {name!r} after `{DIRECTIVE_PREFIX}`; expected one of: {known}",
+            )
+
+    def skip_comment(self, index: int, rest: str) -> int:
+        if "-->" in rest:
+            return index + 1
+        for later in self.lines[index + 1 :]:
+            if "-->" in later.text:
+                return later.number  # the index of the line after it
+        raise self.error(
+            self.lines[index].number,
+            "this HTML comment is never closed with -->, which would hide the rest of the page",
+        )
+
+    def read_setup(self, index: int) -> tuple[SetupBlock, int]:
+        opened_at = self.lines[index].number
+        index = self.skip_blank(index + 1)
+        opening = _match_fence_open(self.lines[index].text) if index < len(self.lines) else None
+        if opening is None or fence_language(opening["info"]) not in PYTHON_LANGUAGES:
+            found = (
+                repr(self.lines[index].text) if index < len(self.lines) else "the end of the file"
+            )
+            raise self.error(
+                self.lines[index].number if index < len(self.lines) else opened_at,
+                f"expected a ```python block inside the setup comment opened at line {opened_at}, "
+                f"found {found}",
+            )
+        fence, index = self.read_fence(index, opening)
+        index = self.skip_blank(index)
+        if index >= len(self.lines):
+            raise self.error(
+                opened_at,
+                "this setup comment is never closed: expected --> on a "
+                "line of its own after its python block",
+            )
+        if not _COMMENT_END_LINE.fullmatch(self.lines[index].text):
+            raise self.error(
+                self.lines[index].number,
+                f"expected --> to close the setup comment opened at line {opened_at}, "
+                f"found {self.lines[index].text!r}",
+            )
+        return SetupBlock(fence=fence, line=opened_at, skip=False), index + 1
+
+    def skip_blank(self, index: int) -> int:
+        while index < len(self.lines) and _is_blank(self.lines[index].text):
+            index += 1
+        return index
+
+
+def _match_fence_open(text: str) -> re.Match | None:
+    match = _FENCE_OPEN.fullmatch(text)
+    # A backtick "fence" whose info string holds a backtick is inline code.
+    if match is None or (match["marker"][0] == "`" and "`" in match["info"]):
+        return None
+    return match
+
+
+class _Assembler:
+    """Second pass: attach out blocks and directives to python blocks."""
+
+    def __init__(self, tokens: list, path: str) -> None:
+        self.tokens = tokens
+        self.path = path
+        self.pending: list[_Directive] = []  # directives waiting for the next python block
+        self.skip_start: int | None = None  # line of an open `skip start`
+
+    def error(self, line: int, message: str) -> LiterateSyntaxError:
+        return LiterateSyntaxError(self.path, line, message)
+
+    def steps(self) -> list[Step]:
+        steps: list[Step] = []
+        index = 0
+        while index < len(self.tokens):
+            token = self.tokens[index]
+            index += 1
+            if isinstance(token, _Directive):
+                step = self.directive(token)
+                if step is not None:
+                    steps.append(step)
+            elif isinstance(token, SetupBlock):
+                self.expect_no_pending(token)
+                steps.append(SetupBlock(token.fence, token.line, skip=self.skip_start is not None))
+            elif isinstance(token, _Other):
+                self.expect_no_pending(token)
+            elif token.language in PYTHON_LANGUAGES:
+                block, index = self.python_block(token, index)
+                steps.append(block)
+            elif token.language == OUT_LANGUAGE:
+                before = (
+                    _describe(self.tokens[index - 2]) if index >= 2 else "the start of the page"
+                )
+                raise self.error(
+                    token.line,
+                    f"this out block does not follow a python block (it comes after {before}); "
+                    f"only blank lines and literate directives may stand between a python block "
+                    f"and its out block",
+                )
+            else:
+                self.expect_no_pending(token)
+        if self.pending:
+            first = self.pending[0]
+            raise self.error(
+                first.line.number,
+                f"the `{first.name}` directive is not followed by any python block",
+            )
+        if self.skip_start is not None:
+            raise self.error(self.skip_start, "`skip start` has no matching `skip end` after it")
+        return steps
+
+    def directive(self, token: _Directive) -> ClearNamespace | None:
+        name, line = token.name, token.line.number
+        if name in _BLOCK_DIRECTIVES:
+            self.pending.append(token)
+            return None
+        self.expect_no_pending(token)
+        if name == "skip start":
+            if self.skip_start is not None:
+                raise self.error(
+                    line,
+                    f"`skip start` inside the skip region already started at "
+                    f"line {self.skip_start}; expected `skip end` first",
+                )
+            self.skip_start = line
+        elif name == "skip end":
+            if self.skip_start is None:
+                raise self.error(line, "`skip end` without a `skip start` before it")
+            self.skip_start = None
+        else:  # clear
+            return ClearNamespace(line=line, skip=self.skip_start is not None)
+        return None
+
+    def expect_no_pending(self, found: object) -> None:
+        if self.pending:
+            first = self.pending[0]
+            raise self.error(
+                first.line.number,
+                f"the `{first.name}` directive must be followed by a python block (blank "
+                f"lines and other directives may stand between), but next comes "
+                f"{_describe(found)}",
+            )
+
+    def python_block(self, fence: Fence, index: int) -> tuple[PythonBlock, int]:
+        # Directives between a python block and an out block belong to that block.
+        between = []
+        lookahead = index
+        while lookahead < len(self.tokens) and isinstance(self.tokens[lookahead], _Directive):
+            between.append(self.tokens[lookahead])
+            lookahead += 1
+        following = self.tokens[lookahead] if lookahead < len(self.tokens) else None
+        out = None
+        gap_start = fence.end
+        if isinstance(following, Fence) and following.language == OUT_LANGUAGE:
+            out = following
+            for directive in between:
+                if directive.name not in _BETWEEN_DIRECTIVES:
+                    raise self.error(
+                        directive.line.number,
+                        f"`{directive.name}` cannot stand between the python block at line "
+                        f"{fence.line} and its out block at line {out.line}; only "
+                        f"nondeterministic and raises can",
+                    )
+            if between:
+                gap_start = between[-1].line.content_end
+            self.pending.extend(between)
+            index = lookahead + 1
+        names = {directive.name for directive in self.pending}
+        skips = [d.line.number for d in self.pending if d.name == "skip"] + [self.skip_start]
+        self.pending = []
+        block = PythonBlock(
+            fence=fence,
+            out=out,
+            skipped_by=next((line for line in skips if line is not None), None),
+            nondeterministic="nondeterministic" in names,
+            raises="raises" in names,
+            gap_start=gap_start,
+        )
+        return block, index
+
+
+def _describe(token: object) -> str:
+    """Name a token for an error message: what was found, and where."""
+    if isinstance(token, _Directive):
+        return f"the `{token.name}` directive at line {token.line.number}"
+    if isinstance(token, _Other):
+        return f"text at line {token.line.number}"
+    if isinstance(token, SetupBlock):
+        return f"a setup block at line {token.line}"
+    return f"a {token.marker}{token.language} block at line {token.line}"
+
+
+def parse_page(text: str, path: str = "<page>") -> Page:
+    r"""Parse markdown ``text`` into a :class:`Page`.
+
+    ``path`` is only used in error messages and to name the page.
+    Raises :class:`LiterateSyntaxError` naming the line of the first problem:
+    an unterminated fence, an out block that follows no python block, an
+    unknown or misplaced directive, an unbalanced ``skip start``/``skip end``.
+
+    >>> page = parse_page("```python\nprint(1)\n```\n\n```out\n1\n```\n")
+    >>> [(block.line, block.fence.code, block.out.body) for block in page.python_blocks]
+    [(1, 'print(1)\n', '1')]
+    >>> parse_page("```out\n1\n```\n", "a.md")
+    Traceback (most recent call last):
+      ...
+    rune.literate.parser.LiterateSyntaxError: a.md:1: this out block does not follow a python block (it comes after the start of the page); only blank lines and literate directives may stand between a python block and its out block
+    """
+    tokens = _Scanner(text, path).tokens()
+    return Page(path=path, text=text, steps=tuple(_Assembler(tokens, path).steps()))
+
+
+def read_page(path: str | Path) -> Page:
+    """Read and parse the page at ``path`` (UTF-8, line endings kept as they are).
+
+    Raises :class:`LiterateSyntaxError` as :func:`parse_page` does, and
+    ``OSError`` if the file cannot be read.
+    """
+    with open(path, encoding="utf-8", newline="") as file:
+        return parse_page(file.read(), str(path))

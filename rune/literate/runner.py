@@ -1,0 +1,238 @@
+"""Run a page's blocks in one namespace and judge each against its out block.
+
+pytest, ``check`` and ``promote`` all run pages through :class:`PageRunner`,
+so a block passes or fails for the same reason everywhere.
+
+Each block is compiled under the page's path with its code moved down to its
+own line of the page, so tracebacks and syntax errors name markdown lines.
+The page's code (with container indentation removed) is put in ``linecache``
+under that path, so tracebacks also show the right source text.
+"""
+
+from __future__ import annotations
+
+import enum
+import io
+import linecache
+import traceback
+from contextlib import redirect_stdout
+from dataclasses import dataclass, field
+
+from .compare import diff_outputs, normalize_output, output_matches
+from .parser import ClearNamespace, Fence, Page, PythonBlock, SetupBlock, Step, split_lines
+
+
+class Outcome(enum.Enum):
+    """How a python block fared."""
+
+    PASSED = "passed"
+    SKIPPED = "skipped"
+    MISMATCH = "printed output that differs from its out block"
+    MISSING_OUT = "printed output but has no out block; run promote"
+    RAISED = "raised an exception"
+    DID_NOT_RAISE = "is marked `<!-- literate: raises -->` but raised no exception"
+    SETUP_FAILED = "was not run because a setup block failed"
+
+
+# Outcomes that promote can fix by rewriting out blocks.
+PROMOTABLE = frozenset({Outcome.MISMATCH, Outcome.MISSING_OUT})
+
+
+@dataclass
+class BlockResult:
+    """The result of running one python block.
+
+    ``output`` is what the block printed; for a block marked ``raises`` it ends
+    with the exception's last traceback line. It is what ``promote`` writes.
+    """
+
+    block: PythonBlock
+    outcome: Outcome
+    path: str
+    output: str = ""
+    traceback: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        """True unless the block passed or was skipped."""
+        return self.outcome not in (Outcome.PASSED, Outcome.SKIPPED)
+
+    @property
+    def location(self) -> str:
+        """``path:line`` of the block's opening fence."""
+        return f"{self.path}:{self.block.line}"
+
+    def report(self) -> str:
+        """A readable account of a failure: where, why, and a diff or a traceback."""
+        block = self.block
+        lines = [f"{self.location}: the python block {self.outcome.value}"]
+        if self.outcome is Outcome.MISMATCH:
+            out_line = block.out.line
+            lines.append(
+                diff_outputs(
+                    block.out.body, self.output, f"expected ({self.path}:{out_line})", "actual"
+                )
+            )
+            lines.append("(run promote to accept the actual output)")
+        elif self.outcome is Outcome.MISSING_OUT:
+            lines.append(diff_outputs("", self.output, "expected (no out block)", "actual"))
+        elif self.outcome is Outcome.DID_NOT_RAISE and normalize_output(self.output):
+            lines.append("It printed:")
+            lines.append(_indent(normalize_output(self.output)))
+        elif self.traceback:
+            lines.append(self.traceback.rstrip("\n"))
+            if self.outcome is Outcome.RAISED and normalize_output(self.output):
+                lines.append("It printed, before raising:")
+                lines.append(_indent(normalize_output(self.output)))
+        lines.extend(self.notes)
+        return "\n".join(lines)
+
+
+def exception_summary(error: BaseException) -> str:
+    """The last line of a traceback for ``error``: ``ValueError: message``.
+
+    This is what an out block of a ``raises`` block ends with.
+
+    >>> exception_summary(ValueError("bad value"))
+    'ValueError: bad value'
+    """
+    lines = traceback.format_exception_only(type(error), error)
+    if isinstance(error, SyntaxError):
+        return lines[-1].rstrip("\n")  # the lines before show the file and a caret
+    return "".join(lines).rstrip("\n")
+
+
+class PageRunner:
+    r"""Runs the steps of one page, in order, in one namespace.
+
+    ``namespace`` defaults to a new dict; pass Sybil's document namespace to
+    share it with Sybil. ``display_path`` names the page in reports and
+    tracebacks (default: ``page.path``).
+
+    Asking for a block whose earlier steps have not run (pytest ``-k``,
+    ``--lf``) first runs those steps quietly, so the namespace is what the
+    page builds up to that block.
+
+    >>> from rune.literate.parser import parse_page
+    >>> runner = PageRunner(parse_page("```python\nx = 2\n```\n\n```python\nprint(x * 3)\n```\n"))
+    >>> result = runner.run_all()[-1]
+    >>> result.outcome.name, result.output
+    ('MISSING_OUT', '6\n')
+    """
+
+    def __init__(
+        self, page: Page, namespace: dict | None = None, display_path: str | None = None
+    ) -> None:
+        self.page = page
+        self.path = display_path or page.path
+        self.namespace = {} if namespace is None else namespace
+        self.namespace.setdefault("__name__", "__main__")
+        # Taken when the first block runs, after Sybil's setup and fixtures
+        # have filled the namespace: `clear` goes back to it.
+        self._baseline: dict | None = None
+        self._positions = {id(step): index for index, step in enumerate(page.steps)}
+        self._next_step = 0
+        self._failed_setup: tuple[SetupBlock, str] | None = None
+        self._register_source()
+
+    def run_all(self) -> list[BlockResult]:
+        """Run every step of the page; one result per python block, in page order."""
+        return [self.run_block(block) for block in self.page.python_blocks]
+
+    def run_block(self, block: PythonBlock) -> BlockResult:
+        """Run ``block`` (after any earlier steps not yet run) and judge its output."""
+        if self._baseline is None:
+            self._baseline = dict(self.namespace)
+        position = self._positions[id(block)]
+        notes: list[str] = []
+        for step in self.page.steps[self._next_step : position]:
+            self._run_quietly(step, notes)
+        self._next_step = max(self._next_step, position + 1)
+        result = self._judge(block)
+        result.notes.extend(notes)
+        return result
+
+    def _judge(self, block: PythonBlock) -> BlockResult:
+        if block.skip:
+            return BlockResult(block, Outcome.SKIPPED, self.path)
+        if self._failed_setup is not None:
+            setup, trace = self._failed_setup
+            return BlockResult(
+                block,
+                Outcome.SETUP_FAILED,
+                self.path,
+                traceback=(f"The setup block at line {setup.line} raised:\n{trace}"),
+            )
+        printed, error = self._execute(block.fence)
+        if error is not None and not block.raises:
+            return BlockResult(block, Outcome.RAISED, self.path, printed, self._traceback(error))
+        if block.raises:
+            if error is None:
+                return BlockResult(block, Outcome.DID_NOT_RAISE, self.path, printed)
+            if printed and not printed.endswith("\n"):
+                printed += "\n"
+            printed += exception_summary(error) + "\n"
+        if block.nondeterministic:
+            outcome = Outcome.PASSED
+        elif block.out is None:
+            outcome = Outcome.MISSING_OUT if normalize_output(printed) else Outcome.PASSED
+        else:
+            outcome = (
+                Outcome.PASSED if output_matches(block.out.body, printed) else Outcome.MISMATCH
+            )
+        return BlockResult(block, outcome, self.path, printed)
+
+    def _run_quietly(self, step: Step, notes: list[str]) -> None:
+        """Run a step that is not itself under test; remember what went wrong."""
+        if step.skip:
+            return
+        if isinstance(step, ClearNamespace):
+            self.namespace.clear()
+            self.namespace.update(self._baseline)
+            self._failed_setup = None
+        elif isinstance(step, SetupBlock):
+            _, error = self._execute(step.fence)
+            if error is not None:
+                self._failed_setup = (step, self._traceback(error))
+        elif self._failed_setup is None:
+            _, error = self._execute(step.fence)
+            if error is not None and not step.raises:
+                notes.append(
+                    f"Note: the earlier block at line {step.line}, run first to prepare "
+                    f"this one, raised {exception_summary(error)}"
+                )
+
+    def _execute(self, fence: Fence) -> tuple[str, BaseException | None]:
+        """Run a fence's code; return what it printed and the exception it raised, if any."""
+        printed = io.StringIO()
+        try:
+            # Newlines in front put each line of code at its line of the page.
+            code = compile("\n" * fence.line + fence.code, self.path, "exec", dont_inherit=True)
+            with redirect_stdout(printed):
+                exec(code, self.namespace)  # noqa: S102 -- running the page's code is the point
+        # Any exception, SystemExit included, is the block's result to report;
+        # only KeyboardInterrupt stops the run.
+        except (Exception, SystemExit) as error:  # noqa: BLE001
+            return printed.getvalue(), error
+        return printed.getvalue(), None
+
+    def _traceback(self, error: BaseException) -> str:
+        # Drop the runner's own frames: the story starts in the page.
+        frames = error.__traceback__
+        while frames is not None and frames.tb_frame.f_code.co_filename != self.path:
+            frames = frames.tb_next
+        return "".join(traceback.format_exception(type(error), error, frames))
+
+    def _register_source(self) -> None:
+        lines = [line.text + "\n" for line in split_lines(self.page.text)]
+        for step in self.page.steps:
+            if isinstance(step, (PythonBlock, SetupBlock)):
+                for offset, code_line in enumerate(step.fence.body_lines):
+                    lines[step.fence.line + offset] = code_line + "\n"
+        # An mtime of None keeps linecache.checkcache() from dropping the entry.
+        linecache.cache[self.path] = (len(self.page.text), None, lines, self.path)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line if line else "" for line in text.split("\n"))

@@ -1,0 +1,82 @@
+"""Literate pages as Sybil documents: one Sybil example per python block.
+
+The pytest plugin (:mod:`rune.literate.pytest_plugin`) uses this; a project
+that prefers its own ``conftest.py`` can use it directly::
+
+    from sybil import Sybil
+    from rune.literate.sybil_integration import LiterateParser
+
+    pytest_collect_file = Sybil(parsers=[LiterateParser()], patterns=["*.md"]).pytest()
+
+Every example of a page shares one :class:`~rune.literate.runner.PageRunner`,
+kept on the Sybil document, so the page's blocks run in order in the
+document's namespace.
+"""
+
+from __future__ import annotations
+
+import os
+import unittest
+from collections.abc import Iterator
+from pathlib import Path
+
+from sybil import Document, Example, Region, Sybil
+
+from .parser import PythonBlock, parse_page
+from .runner import Outcome, PageRunner
+
+
+class LiterateParser:
+    """A Sybil parser that yields one region per python block of a page.
+
+    ``root`` is the directory page paths are shown relative to in reports
+    and tracebacks (default: the current directory). Parsing raises
+    :class:`~rune.literate.parser.LiterateSyntaxError` for a malformed page.
+    """
+
+    def __init__(self, root: str | Path | None = None) -> None:
+        self.root = root
+
+    def __call__(self, document: Document) -> Iterator[Region]:
+        page = parse_page(document.text, display_path(document.path, self.root))
+        document.literate_runner = PageRunner(page, namespace=document.namespace)
+        for block in page.python_blocks:
+            yield Region(block.fence.start, block.fence.end, parsed=block, evaluator=evaluate_block)
+
+
+def evaluate_block(example: Example) -> str | None:
+    """Sybil evaluator: run the block; return a failure report, or None if it passed.
+
+    Raises ``unittest.SkipTest`` for a block skipped by a directive.
+    """
+    result = example.document.literate_runner.run_block(example.parsed)
+    if result.outcome is Outcome.SKIPPED:
+        raise unittest.SkipTest(skip_reason(result.path, example.parsed))
+    return result.report() if result.failed else None
+
+
+def skip_reason(path: str, block: PythonBlock) -> str:
+    """Why a block was skipped, naming the directive's line."""
+    return f"{path}:{block.line}: skipped by the literate directive at line {block.skipped_by}"
+
+
+class LiterateSybil(Sybil):
+    """A Sybil whose test ids are ``line:N``, so nodes read ``docs/page.md::line:12``."""
+
+    def identify(self, example: Example) -> str:
+        return f"line:{example.line}"
+
+
+def display_path(path: str | Path, root: str | Path | None = None) -> str:
+    """``path`` relative to ``root`` (default: the current directory) when inside it.
+
+    >>> display_path("/project/docs/a.md", "/project")
+    'docs/a.md'
+    >>> display_path("/elsewhere/a.md", "/project")
+    '/elsewhere/a.md'
+    """
+    root = os.path.abspath(root if root is not None else os.getcwd())
+    relative = os.path.relpath(os.path.abspath(path), root)
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return Path(path).as_posix()
+    return Path(relative).as_posix()

@@ -1,0 +1,30 @@
+"""rune.literate stays light: no numpy, no engine, no pytest outside the plugin."""
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "rune" / "literate"
+# Only the pytest integration may import pytest and Sybil.
+THIRD_PARTY_ALLOWED = {"pytest_plugin.py": {"pytest", "sybil"}, "sybil_integration.py": {"sybil"}}
+
+
+def imported_top_level_names(path):
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.add("." if node.level else node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*.py")), ids=lambda path: path.name)
+def test_modules_import_only_the_standard_library_and_each_other(path):
+    names = imported_top_level_names(path)
+    assert names, "every module imports something; an empty set means the scan is broken"
+    foreign = names - set(sys.stdlib_module_names) - {"__future__", "."}
+    assert foreign <= THIRD_PARTY_ALLOWED.get(path.name, set()), foreign
+    assert "rune" not in names  # relative imports only: nothing of the engine

@@ -1,0 +1,62 @@
+"""rune.ptree: structures of tensors."""
+
+import dataclasses
+from collections import namedtuple
+
+import pytest
+
+from rune import ptree
+
+Point = namedtuple("Point", "x y")
+
+
+@dataclasses.dataclass
+class Layer:
+    w: float
+    b: float
+
+
+def test_flatten_orders_dict_keys_and_keeps_containers():
+    tree = {"b": (1, [2, 3]), "a": None, "c": Point(4, 5), "d": Layer(6, 7)}
+    leaves, structure = ptree.flatten(tree)
+    assert leaves == [1, 2, 3, 4, 5, 6, 7]
+    assert repr(structure) == "{'a': None, 'b': (*, [*, *]), 'c': Point(x=*, y=*), 'd': Layer(w=*, b=*)}"
+    rebuilt = ptree.unflatten(structure, leaves)
+    assert rebuilt == tree
+    assert type(rebuilt["c"]) is Point and type(rebuilt["d"]) is Layer
+
+
+def test_structures_compare_and_hash():
+    assert ptree.structure((1, [2])) == ptree.structure((5, [6]))
+    assert ptree.structure((1, [2])) != ptree.structure((1, (2,)))
+    assert hash(ptree.structure({"a": 1})) == hash(ptree.structure({"a": 2}))
+
+
+def test_map_over_several_trees_and_mismatch_message():
+    assert ptree.map(lambda a, b: a * b, [1, (2,)], [3, (4,)]) == [3, (8,)]
+    with pytest.raises(ValueError, match=r"argument 1 has structure \[\*, \*\], expected \(\*, \*\)"):
+        ptree.map(lambda a, b: a, (1, 2), [1, 2])
+
+
+def test_unflatten_checks_the_number_of_leaves():
+    with pytest.raises(ValueError, match=r"has 2 leaves, got 3"):
+        ptree.unflatten(ptree.structure((1, 2)), [1, 2, 3])
+
+
+def test_register_a_user_class_and_paths():
+    class Pair:
+        def __init__(self, a, b):
+            self.a, self.b = a, b
+
+    ptree.register(Pair, lambda p: ((p.a, p.b), None), lambda aux, ch: Pair(*ch))
+    out = ptree.map(lambda v: v + 1, Pair(1, [2]))
+    assert (out.a, out.b) == (2, [3])
+    with pytest.raises(TypeError, match="registered already"):
+        ptree.register(Pair, lambda p: ((), None), lambda aux, ch: Pair())
+    assert ptree.paths(ptree.structure({"w": [1, Point(2, 3)]}), "p") == [
+        "p['w'][0]", "p['w'][1].x", "p['w'][1].y"]
+
+
+def test_is_leaf_stops_descent():
+    leaves = ptree.leaves([(1, 2), (3, 4)], is_leaf=lambda n: isinstance(n, tuple))
+    assert leaves == [(1, 2), (3, 4)]

@@ -1,0 +1,108 @@
+"""jacfwd, jacrev, hessian, hvp, vmap, linear_transpose, value_and_grad, has_aux."""
+
+import numpy as np
+import pytest
+
+import rune
+from rune import nx
+
+
+def T(x):
+    return nx.Tensor(np.asarray(x, dtype=float))
+
+
+def test_jacobians_agree_with_the_formula():
+    x = T([0.3, -1.2, 2.0])
+    f = lambda x: nx.sin(x) * x
+    expected = np.diag(np.cos(x.numpy()) * x.numpy() + np.sin(x.numpy()))
+    np.testing.assert_allclose(rune.jacfwd(f)(x).numpy(), expected, rtol=1e-14)
+    np.testing.assert_allclose(rune.jacrev(f)(x).numpy(), expected, rtol=1e-14)
+
+
+def test_jacobian_shapes_are_output_then_input():
+    x = T(np.ones((2, 3)))
+    f = lambda x: nx.sum(x, axis=0) * 2.0  # (2, 3) -> (3,)
+    assert rune.jacfwd(f)(x).shape == (3, 2, 3)
+    assert rune.jacrev(f)(x).shape == (3, 2, 3)
+
+
+def test_jacobians_with_argnums_tuple_and_pair_outputs():
+    a, b = T([1.0, 2.0]), T([3.0, 4.0])
+    f = lambda a, b: (a * b, nx.sin(a))
+    for jac in (rune.jacfwd, rune.jacrev):
+        (d0a, d0b), (d1a, d1b) = jac(f, argnums=(0, 1))(a, b)
+        np.testing.assert_allclose(d0a.numpy(), np.diag([3.0, 4.0]))
+        np.testing.assert_allclose(d0b.numpy(), np.diag([1.0, 2.0]))
+        np.testing.assert_allclose(d1a.numpy(), np.diag(np.cos([1.0, 2.0])))
+        np.testing.assert_allclose(d1b.numpy(), np.zeros((2, 2)))
+
+
+def test_hessian_and_hvp_agree():
+    x = T([0.5, -1.0, 2.0])
+    f = lambda x: nx.sum(x * x * nx.sin(x))
+    v = T([1.0, 2.0, 3.0])
+    h = rune.hessian(f)(x).numpy()
+    np.testing.assert_allclose(rune.hvp(f, (x,), (v,)).numpy(), h @ v.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(h, h.T, rtol=1e-12)
+
+
+def test_hvp_with_two_arguments_returns_one_entry_per_argument():
+    f = lambda a, b: nx.sum(a * a * b)
+    a, b = T([1.0, 2.0]), T([3.0, 4.0])
+    ha, hb = rune.hvp(f, (a, b), (T([1.0, 0.0]), T([0.0, 1.0])))
+    # d2f/da2 = 2b, d2f/dadb = 2a, d2f/db2 = 0
+    np.testing.assert_allclose(ha.numpy(), [2 * 3.0, 2 * 2.0])
+    np.testing.assert_allclose(hb.numpy(), [2 * 1.0, 0.0])
+
+
+def test_value_and_grad_with_aux():
+    f = lambda x: (nx.sum(x * x), x * 10)
+    (value, aux), g = rune.value_and_grad(f, has_aux=True)(T([1.0, 2.0]))
+    assert float(value) == 5.0
+    assert str(aux) == "float64 [2] [10, 20]"
+    assert str(g) == "float64 [2] [2, 4]"
+    g2, aux2 = rune.grad(f, has_aux=True)(T([1.0, 2.0]))
+    assert str(g2) == str(g) and str(aux2) == str(aux)
+
+
+def test_linear_transpose_of_a_matrix_product():
+    A = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    f = lambda x: nx.sum(nx.Tensor(A) * x, axis=1)  # x -> A x
+    (ct,) = rune.linear_transpose(f, T(np.zeros(3)))(T([1.0, -1.0]))
+    np.testing.assert_allclose(ct.numpy(), A.T @ np.array([1.0, -1.0]))
+
+
+def test_vmap_axes_and_errors():
+    x = T(np.arange(6.0).reshape(2, 3))
+    out = rune.vmap(lambda r: nx.sum(r * r), in_axes=1)(x)
+    np.testing.assert_allclose(out.numpy(), (x.numpy() ** 2).sum(axis=0))
+    out = rune.vmap(lambda r, s: r * s, in_axes=(0, None), out_axes=1)(x, T([1.0, 2.0, 3.0]))
+    np.testing.assert_allclose(out.numpy(), (x.numpy() * [1, 2, 3]).T)
+    with pytest.raises(ValueError, match=r"in_axes=2 is out of range for argument \[0\] of shape \(2, 3\)"):
+        rune.vmap(lambda r: r, in_axes=2)(x)
+    with pytest.raises(ValueError, match="mapped sizes disagree: argument \\[0\\] has size 2 along axis 0, but argument \\[1\\] has size 3"):
+        rune.vmap(lambda a, b: a, in_axes=(0, 0))(x, T([1.0, 2.0, 3.0]))
+
+
+def test_per_example_gradients_with_vmap_of_grad():
+    w = T([1.0, -2.0])
+    xs = T([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    loss = lambda w, x: nx.sum(nx.tanh(w * x))
+    per_example = rune.vmap(rune.grad(loss), in_axes=(None, 0))(w, xs)
+    for i in range(3):
+        np.testing.assert_allclose(per_example.numpy()[i], rune.grad(loss)(w, xs[i]).numpy())
+
+
+def test_vmap_reads_raise_traced_value_error():
+    with pytest.raises(rune.TracedValueError, match=r"float\(Tensor\): the value is traced by rune.vmap"):
+        rune.vmap(lambda r: float(r))(T([1.0, 2.0]))
+
+
+def test_control_flow_on_values_works_under_grad_but_float_raises():
+    def f(x):
+        return x * x if x > 0 else -x   # bool() reads the primal
+    assert float(rune.grad(f)(T(3.0))) == 6.0
+    assert float(rune.grad(f)(T(-3.0))) == -1.0
+    with pytest.raises(rune.TracedValueError, match=r"float\(Tensor\): the value is traced by rune.grad.*rune.detach"):
+        rune.grad(lambda x: x * float(x))(T(2.0))
+    assert float(rune.grad(lambda x: x * float(rune.detach(x)))(T(2.0))) == 2.0
