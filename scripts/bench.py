@@ -97,16 +97,15 @@ def chain(xp, reps):
 
 
 def chain_grad_floor(x, reps):
-    saved, y = [], x
+    ys, ts = [x], []  # each repetition's input and its tanh
     for _ in range(reps):
-        t = np.tanh(np.sin(y) * 0.5 + x)
-        saved.append((y, t))
-        y = np.exp(t)
+        ts.append(np.tanh(np.sin(ys[-1]) * 0.5 + x))
+        ys.append(np.exp(ts[-1]))
     ct, gx = np.ones_like(x), np.zeros_like(x)
-    for y_in, t in reversed(saved):
-        ct = ct * np.exp(t) * (1 - t * t)  # through exp and tanh
-        gx = gx + ct                       # the add's other argument
-        ct = ct * 0.5 * np.cos(y_in)       # through the multiply and sin
+    for k in reversed(range(reps)):
+        ct = ct * ys[k + 1] * (1 - ts[k] * ts[k])  # through exp and tanh
+        gx = gx + ct                               # the add's other argument
+        ct = ct * 0.5 * np.cos(ys[k])              # through the multiply and sin
     return gx + ct
 
 
