@@ -379,21 +379,30 @@ def check(workload, engine, got, want, rtol=1e-9):
 
 def prepare(workload, engine, size="full"):
     """Check one engine on one workload and return the call to time."""
-    if engine.name.startswith("rune") and rune_missing(workload.needs):
-        raise Unavailable(f"rune lacks {', '.join(rune_missing(workload.needs))} (not on main yet)")
+    missing = rune_missing(workload.needs) if engine.name.startswith("rune") else []
+    if missing:
+        raise Unavailable(f"rune lacks {', '.join(missing)} (not in this version of rune)")
     args, consts = workload.inputs(SIZES[size], np.random.default_rng(0))
     want = workload.floor(*args, **consts)
     if engine.name == "numpy":
-        run = lambda: workload.floor(*args, **consts)  # noqa: E731
+        def run():
+            return workload.floor(*args, **consts)
     else:
-        convert = lambda v: ([convert(a) for a in v] if isinstance(v, list)  # noqa: E731
-                             else engine.array(v) if isinstance(v, np.ndarray) else v)
-        fn = engine.transforms[workload.task](workload.model(engine.xp, **{
-            k: convert(v) for k, v in consts.items()}))
-        engine_args = [convert(a) for a in args]
-        run = lambda: engine.sync(fn(*engine_args))  # noqa: E731
+        model = workload.model(engine.xp, **{k: to_engine(engine, v) for k, v in consts.items()})
+        fn = engine.transforms[workload.task](model)
+        engine_args = [to_engine(engine, a) for a in args]
+
+        def run():
+            return engine.sync(fn(*engine_args))
     check(workload, engine, run(), want)
     return run
+
+
+def to_engine(engine, value):
+    """numpy arrays (and lists of them) as the engine's arrays; other values as they are."""
+    if isinstance(value, list):
+        return [to_engine(engine, v) for v in value]
+    return engine.array(value) if isinstance(value, np.ndarray) else value
 
 # ------------------------------------------------------------------- timing
 
