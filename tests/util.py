@@ -33,12 +33,18 @@ def assert_abstract_matches(fn, *args, **kwargs):
 
 
 def assert_vmap_matches_loop(fn, *batched, in_axes=0):
-    """vmap(fn) over axis 0 equals a Python loop over the examples."""
+    """vmap(fn) equals a Python loop over the examples (taken along in_axes;
+    an in_axes entry of None passes that argument whole to every example)."""
     import rune
 
     out = rune.vmap(fn, in_axes=in_axes)(*batched)
-    n = batched[0].shape[0]
-    loop = [fn(*[b[i] for b in batched]) for i in range(n)]
+    axes = tuple(in_axes) if isinstance(in_axes, (tuple, list)) else (in_axes,) * len(batched)
+    n = next(b.shape[a] for b, a in zip(batched, axes) if a is not None)
+
+    def example(b, a, i):
+        return b if a is None else Tensor(np.take(np.asarray(b), i, axis=a))
+
+    loop = [fn(*[example(b, a, i) for b, a in zip(batched, axes)]) for i in range(n)]
     for i in range(n):
         for o, one in zip(ptree.leaves(out), ptree.leaves(loop[i])):
             np.testing.assert_allclose(np.asarray(o)[i], np.asarray(one), rtol=1e-12, atol=1e-12)

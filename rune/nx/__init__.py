@@ -13,6 +13,7 @@ from .creation import *  # noqa: F403
 from .math import *  # noqa: F403
 from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
+from .indexing import *  # noqa: F403
 from .products import *  # noqa: F403
 from . import linalg  # noqa: F401  (the nx.linalg namespace)
 from ..primitives import elementwise as _elementwise

@@ -1,7 +1,11 @@
-"""Shape primitives: reshape, transpose, broadcast, indexing, joining.
+"""Shape primitives: reshape, transpose, broadcast_to, concatenate.
 
 All of them are linear, so each gives a jvp rule (apply it to the tangent)
-and a transpose rule (the reverse rearrangement) side by side.
+and a transpose rule (the reverse rearrangement) side by side. Slicing,
+padding, gathering and scattering live in `indexing.py`. The helpers at the
+end (`moveaxis`, `sum_to_shape`, `take_along`...) are what the core and the
+other families build with. Params arrive normalized by the `nx` functions:
+shapes and axes are tuples of non-negative ints.
 """
 
 from __future__ import annotations
@@ -22,6 +26,23 @@ def _linear_shape_op(name, impl, abstract_eval, transpose_rule, batch):
 
 def _move_to_front(value, dim):
     return value if dim == 0 else moveaxis(value, dim, 0)
+
+
+def batched_front(value, dim, size):
+    """`value` with its batch axis first; an unbatched one (dim None) is
+    broadcast along a new first axis of `size` (vmap rules that mix both)."""
+    if dim is not None:
+        return _move_to_front(value, dim)
+    shape = tuple(value.shape)
+    return broadcast_to(reshape(value, shape=(1,) + shape), shape=(size,) + shape)
+
+
+def batch_size(values, dims):
+    """The size of the batch axis, read from the first batched value."""
+    for value, dim in zip(values, dims):
+        if dim is not None:
+            return value.shape[dim]
+    raise ValueError("no batched value")
 
 
 # ------------------------------------------------------------------ reshape
@@ -78,6 +99,51 @@ broadcast_to = _linear_shape_op(
     _batch_broadcast_to,
 )
 
+# ------------------------------------------------------------- concatenate
+
+
+def _concatenate_abstract(*xs, axis):
+    shape = list(xs[0].shape)
+    shape[axis] = sum(x.shape[axis] for x in xs)
+    return tuple(shape), np.result_type(*[x.dtype for x in xs])
+
+
+def _concatenate_jvp(primals, tangents, axis):
+    # One rule for all arguments: the tangents are joined like the values,
+    # with zeros standing for the arguments that have none.
+    out = concatenate(*primals, axis=axis)
+    if all(t is None for t in tangents):
+        return out, None
+    return out, concatenate(*[zeros_like(p) if t is None else t
+                              for p, t in zip(primals, tangents)], axis=axis)
+
+
+class _Pieces:
+    """concatenate's transpose rules: argument i gets its piece of the cotangent."""
+
+    def __getitem__(self, i):
+        def rule(ct, *args, axis):
+            start = sum(a.shape[axis] for a in args[:i])
+            piece = _ix.slice_axis(ct, axis, start, start + args[i].shape[axis])
+            return _e.fit(piece, args[i])
+        return rule
+
+
+def _batch_concatenate(values, dims, axis):
+    size = batch_size(values, dims)
+    return concatenate(*[batched_front(v, d, size) for v, d in zip(values, dims)],
+                       axis=axis + 1), 0
+
+
+concatenate_p = Primitive("concatenate", lambda *xs, axis: np.concatenate(xs, axis=axis),
+                          _concatenate_abstract)
+concatenate_p.jvp = _concatenate_jvp
+concatenate_p.transpose_rules = _Pieces()
+concatenate_p.batch = _batch_concatenate
+concatenate = binder(concatenate_p)
+
+# ----------------------------------------------------------------- helpers
+
 
 def broadcast_like(x, like):
     """x broadcast to the shape of `like` (used to give a tangent its output's shape)."""
@@ -101,4 +167,17 @@ def zeros_like(x):
     return Tensor(np.zeros(x.shape, x.dtype))
 
 
-from . import reduce as _reduce  # noqa: E402  (reduce's rules use this module too)
+def take_along(value, i, dim):
+    """Example `i` of a batch: `value` indexed by i along axis `dim` (vmap's fallback)."""
+    return _ix.slice_(value, index=_ix.full_index(value.shape[:dim]) + (i,))
+
+
+def stack_examples(values):
+    """The examples stacked along a new first axis (vmap's fallback)."""
+    return concatenate(*[reshape(v, shape=(1,) + tuple(v.shape)) for v in values], axis=0)
+
+
+# reduce, indexing and elementwise build on this module; their rules are used here.
+from . import elementwise as _e  # noqa: E402
+from . import indexing as _ix  # noqa: E402
+from . import reduce as _reduce  # noqa: E402
