@@ -521,7 +521,8 @@ def machine_header(args, versions):
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     threads = ", ".join(f"{k}={v}" for k, v in THREAD_SETTINGS.items()) or "left as set"
     return [
-        f"Command: `python scripts/bench.py {' '.join(sys.argv[1:])}`",
+        f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: "
+        f"`python scripts/bench.py {' '.join(sys.argv[1:])}`",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}; {', '.join(f'{k} {v}' for k, v in versions.items())}",
         f"Threads: {threads}; torch threads {args.threads if args.threads > 0 else 'default'}",
