@@ -13,10 +13,12 @@ from .vmap import vmap
 from .jacobians import hessian, hvp, jacfwd, jacrev
 from .checks import GradientCheckError, check_grads
 from .jit import jit, make_graph
+from .custom import checkpoint, custom_jvp, custom_transpose, custom_vjp
 
 __all__ = [
     "nx", "ptree", "TracedValueError",
     "jvp", "grad", "linear_transpose", "linearize", "value_and_grad", "vjp",
     "detach", "stop_gradient", "vmap", "hessian", "hvp", "jacfwd", "jacrev",
     "GradientCheckError", "check_grads", "jit", "make_graph",
+    "checkpoint", "custom_jvp", "custom_transpose", "custom_vjp",
 ]

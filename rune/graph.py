@@ -12,6 +12,10 @@ print the same way, one equation per line:
       d: float64[2] = sin a
       return (c, d)
 
+A call with several results (a custom rule of rune/custom.py) is one
+equation whose `out` is a tuple of Vars, and whose `bind` and `impl` return
+a list (`c: float64[2], d: float64[2] = custom_vjp_call[fun=f] a b`).
+
 Variables are named a, b, c... in order of appearance. Parameters follow
 the primitive's name in brackets (`sum[axis=(0,) keepdims=False] c`).
 Scalar constants are written inline; array constants are listed once at the
@@ -44,6 +48,11 @@ class WeakVar(Var):
     `x32 * 2.0` stays float32 under jit as in eager code)."""
 
     __slots__ = ("python_type",)
+
+
+def results(out) -> tuple:
+    """The Vars an equation makes: its `out`, or each Var of a tuple `out`."""
+    return out if type(out) is tuple else (out,)
 
 
 class GraphTrace(Trace):
@@ -103,7 +112,11 @@ class Graph:
         env = {id(var): value for var, value in zip(self.inputs, values)}
         # Anything not in env is a constant (a tensor, a number, a captured value).
         for prim, args, params, out in self.equations:
-            env[id(out)] = prim.bind(*[env.get(id(a), a) for a in args], **params)
+            result = prim.bind(*[env.get(id(a), a) for a in args], **params)
+            if type(out) is tuple:  # several results
+                env.update(zip(map(id, out), result))
+            else:
+                env[id(out)] = result
         return [env.get(id(o), o) for o in self.outputs]
 
     def pruned(self) -> Graph:
@@ -111,7 +124,7 @@ class Graph:
         live = {id(o) for o in self.outputs}
         kept = []
         for eq in reversed(self.equations):
-            if id(eq[3]) in live:
+            if any(id(o) in live for o in results(eq[3])):
                 kept.append(eq)
                 live.update(id(a) for a in eq[1])
         kept.reverse()
@@ -187,7 +200,8 @@ class _Naming:
         for _, args, _, out in graph.equations:
             for a in args:
                 self.constant(a)
-            self.variable(out)
+            for var in results(out):
+                self.variable(var)
         for o in graph.outputs:
             self.constant(o)
 
@@ -232,7 +246,8 @@ def _input_text(var, names) -> str:
 def _equation_text(eq, names) -> str:
     prim, args, params, out = eq
     arg_text = " ".join(names.arg(a) for a in args)
-    return f"{names.arg(out)}: {type_text(out)} = {prim.name}{_params_text(params)} {arg_text}"
+    out_text = ", ".join(f"{names.arg(o)}: {type_text(o)}" for o in results(out))
+    return f"{out_text} = {prim.name}{_params_text(params)} {arg_text}"
 
 
 def _outputs_text(graph, names) -> str:
@@ -252,7 +267,9 @@ def format_graph(graph: Graph) -> str:
 
 def format_mermaid(graph: Graph) -> str:
     names = _Naming(graph)
-    node = lambda x: "n_" + names.arg(x)  # ids apart from Mermaid's keywords (end...)
+    # One node per equation, named by its first result (ids apart from Mermaid's keywords).
+    first = {id(v): results(eq[3])[0] for eq in graph.equations for v in results(eq[3])}
+    node = lambda x: "n_" + names.arg(first.get(id(x), x))
     label = lambda text: '"' + text.replace('"', "#quot;").replace("\n", "<br/>") + '"'
     lines = ["flowchart TD"]
     lines += [f"  {node(v)}[/{label(_input_text(v, names))}/]" for v in graph.inputs]
@@ -262,13 +279,14 @@ def format_mermaid(graph: Graph) -> str:
     def edges(sources, target):
         seen = set()
         for s in sources:
-            if id(s) in names.names and id(s) not in seen:
-                seen.add(id(s))
+            if id(s) in names.names and node(s) not in seen:
+                seen.add(node(s))
                 lines.append(f"  {node(s)} --> {target}")
 
     for eq in graph.equations:
-        lines.append(f"  {node(eq[3])}[{label(_equation_text(eq, names))}]")
-        edges(eq[1], node(eq[3]))
+        made = node(results(eq[3])[0])
+        lines.append(f"  {made}[{label(_equation_text(eq, names))}]")
+        edges(eq[1], made)
     lines.append(f"  outputs([{label('return ' + _outputs_text(graph, names))}])")
     edges(graph.outputs, "outputs")
     return "\n".join(lines)

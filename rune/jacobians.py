@@ -142,8 +142,8 @@ def hessian(f, argnums=0, holomorphic=False):
     >>> from rune import nx
     >>> print(rune.hessian(lambda x: nx.sum(x * x * x))(nx.array([1.0, 2.0])))
     float64 [2, 2]
-    [[6, 0],
-     [0, 12]]
+    [[ 6,  0],
+     [ 0, 12]]
     """
     return jacfwd(jacrev(f, argnums, holomorphic=holomorphic), argnums,
                   holomorphic=holomorphic)

@@ -41,7 +41,7 @@ import numpy as np
 from . import ptree
 from .arguments import flatten_tensors
 from .core import Tracer, new_trace
-from .graph import Graph, GraphTrace, WeakVar
+from .graph import Graph, GraphTrace, WeakVar, results
 from .nx.tensor import Tensor, TracedValueError
 
 __all__ = ["jit", "make_graph", "compile_graph", "CACHE_SIZE"]
@@ -363,7 +363,8 @@ def compile_graph(graph: Graph, name: str = "graph"):
         return text
 
     function_name = bind(name, placeholder)
-    variables = {id(v) for v in graph.inputs} | {id(eq[3]) for eq in graph.equations}
+    variables = {id(v) for v in graph.inputs} | {
+        id(v) for eq in graph.equations for v in results(eq[3])}
 
     def constant(x) -> str:
         if type(x) in (bool, int) or (type(x) in (float, complex) and _finite(x)):
@@ -399,13 +400,20 @@ def compile_graph(graph: Graph, name: str = "graph"):
         for r in refs:
             if type(r) is not str and id(r) not in keep:
                 last_use[id(r)] = n
+    for n, (out, _, _, _) in enumerate(calls):  # results of a call that nothing uses
+        for var in results(out):
+            if id(var) not in keep:
+                last_use.setdefault(id(var), n)
     dying = [[] for _ in calls]
     for key, n in last_use.items():
         dying[n].append(local[key])
 
     lines = [f"def {function_name}({', '.join(local[id(v)] for v in graph.inputs)}):"]
     for n, (out, fn, refs, ptext) in enumerate(calls):
-        line = f"    {local[id(out)]} = {fn}({', '.join(ref(r) for r in refs)}{ptext})"
+        # A call with several results (rune/custom.py) unpacks the list its impl returns.
+        targets = (local[id(out)] if type(out) is not tuple else
+                   ", ".join(local[id(v)] for v in out) + ("," if len(out) == 1 else ""))
+        line = f"    {targets} = {fn}({', '.join(ref(r) for r in refs)}{ptext})"
         if dying[n]:
             line += "; del " + ", ".join(sorted(dying[n]))
         lines.append(line)

@@ -175,7 +175,11 @@ def evaluate_forward(record, in_vars, out_vars, in_tangents):
         if any(v is None for v in values):
             # An input without a tangent (integer) contributes zero.
             values = [zeros_like(a) if v is None else v for a, v in zip(args, values)]
-        env[out.index] = prim.bind(*values, **params)
+        if type(out) is tuple:  # several results (a call recorded by rune.custom)
+            for var, value in zip(out, prim.bind(*values, **params)):
+                env[var.index] = value
+        else:
+            env[out.index] = prim.bind(*values, **params)
     return [None if v is None else env[v.index] for v in out_vars]
 
 
@@ -191,6 +195,9 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
         if var is not None and ct is not None:
             _accumulate(cts, var.index, ct)
     for prim, args, params, out in reversed(record.equations):
+        if type(out) is tuple:  # several results (a call recorded by rune.custom)
+            _transpose_results(cts, record, prim, args, params, out)
+            continue
         ct = cts[out.index]
         if ct is None:
             continue
@@ -209,6 +216,20 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
             if type(arg) is Var and arg._trace is record:  # not a Var of jit's graph
                 _accumulate(cts, arg.index, rules[i](ct, *args, **params))
     return [None if v is None else cts[v.index] for v in in_vars]
+
+
+def _transpose_results(cts, record, prim, args, params, out):
+    """Transpose an equation with several results as a whole: its primitive's
+    `transpose(out_cts, *args, **params)` maps the results' cotangents (None
+    for zero) to one cotangent per argument (None for zero)."""
+    out_cts = [cts[var.index] for var in out]
+    if all(ct is None for ct in out_cts):
+        return
+    for var in out:
+        cts[var.index] = None
+    for arg, ct in zip(args, prim.transpose(out_cts, *args, **params)):
+        if type(arg) is Var and arg._trace is record and ct is not None:
+            _accumulate(cts, arg.index, ct)
 
 
 def _accumulate(cts, index, ct):

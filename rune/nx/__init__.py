@@ -11,16 +11,19 @@ from .tensor import Tensor, TracedValueError
 from .dtypes import *  # noqa: F403
 from .creation import *  # noqa: F403
 from .math import *  # noqa: F403
+from .comparisons import *  # noqa: F403
 from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .products import *  # noqa: F403
 from . import linalg  # noqa: F401  (the nx.linalg namespace)
+from . import random  # noqa: F401  (the nx.random namespace)
 from ..primitives import elementwise as _elementwise
 
 # Tensor's methods and operators call these functions, which need Tensor
 # themselves: they are bound here, once both exist.
 _tensor._ops = _sys.modules[__name__]
-_tensor._prims = _elementwise
+_tensor._functions.update(
+    (name, f) for name, f in vars(_elementwise).items() if hasattr(f, "primitive"))
 
 __all__ = ["Tensor", "TracedValueError"]  # extended by the star imports' __all__

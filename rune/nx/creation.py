@@ -1,12 +1,350 @@
-"""Creating tensors: from data, and filled ones."""
+"""Creating tensors: from data, and filled ones.
+
+Every function here makes a constant: its result does not depend on any
+traced value, so it has no derivative, and it works under every
+transformation (`zeros_like(x)` needs only x's shape and dtype, which a
+traced x has). Dtype arguments are checked by `nx.dtypes.as_dtype`.
+"""
+
+from __future__ import annotations
+
+import operator
 
 import numpy as np
 
-from .tensor import Tensor
+from ..primitives import elementwise as _elementwise
+from .dtypes import as_dtype, float64
+from .tensor import Tensor, TracedValueError
 
-__all__ = ["array"]
+__all__ = [
+    "array", "asarray", "create", "zeros", "ones", "full", "zeros_like", "ones_like",
+    "full_like", "arange", "linspace", "eye",
+]
+
+_NUMERIC = frozenset("biufc")
 
 
 def array(obj, dtype=None) -> Tensor:
-    """A tensor holding a copy of `obj` (nested lists, numbers, arrays, tensors)."""
-    return Tensor(np.array(obj, dtype=dtype))
+    """A tensor holding a copy of `obj`.
+
+    Args:
+      obj: a number, nested lists or tuples of numbers, a numpy array or a
+        tensor. Python floats become float64, ints int64, bools bool.
+      dtype: the element type (default: inferred from `obj`, as numpy does).
+
+    Raises:
+      ValueError: nested lists of unequal lengths (ragged), naming where.
+      TypeError: an unknown dtype, or data that is not numbers.
+      TracedValueError: a list holding a traced value, naming where (stack
+        traced values with nx.stack instead).
+
+    >>> from rune import nx
+    >>> print(nx.array([[1, 2], [3, 4]]))
+    int64 [2, 2]
+    [[1, 2],
+     [3, 4]]
+    >>> print(nx.array([1, 2], dtype=nx.float32))
+    float32 [2] [1, 2]
+    """
+    if isinstance(obj, Tensor):
+        if type(obj) is not Tensor:  # a traced value: tensors are immutable, no copy needed
+            return obj if dtype is None else _astype(obj, dtype, "nx.array")
+        obj = obj._value
+    return Tensor(_to_numpy(obj, dtype, "nx.array", copy=True))
+
+
+def asarray(obj, dtype=None) -> Tensor:
+    """`obj` as a tensor: a tensor of the right dtype is returned as it is.
+
+    Like `nx.array` otherwise. A numpy array is copied all the same (a tensor
+    never changes, and the array could).
+
+    Raises:
+      as nx.array.
+
+    >>> from rune import nx
+    >>> t = nx.array([1.0, 2.0])
+    >>> nx.asarray(t) is t
+    True
+    >>> print(nx.asarray(t, dtype=nx.int32))
+    int32 [2] [1, 2]
+    """
+    if isinstance(obj, Tensor):
+        if dtype is None or as_dtype(dtype, "nx.asarray") == obj.dtype:
+            return obj
+        return _astype(obj, dtype, "nx.asarray")
+    return Tensor(_to_numpy(obj, dtype, "nx.asarray", copy=True))
+
+
+def create(dtype, shape, values) -> Tensor:
+    """A tensor of `dtype` and `shape` from a flat sequence of values, in row-major order.
+
+    Args:
+      dtype: the element type.
+      shape: an int or a sequence of ints.
+      values: a flat sequence (or array) of exactly prod(shape) numbers.
+
+    Raises:
+      ValueError: the number of values is not the size of the shape.
+      TypeError: an unknown dtype, or a shape that is not ints.
+
+    >>> from rune import nx
+    >>> print(nx.create(nx.float64, [2], [1., 2.]))
+    float64 [2] [1, 2]
+    >>> print(nx.create(nx.int32, [2, 2], range(4)))
+    int32 [2, 2]
+    [[0, 1],
+     [2, 3]]
+    """
+    dtype = as_dtype(dtype, "nx.create")
+    shape = _shape_arg(shape, "nx.create")
+    flat = _to_numpy(list(values) if not hasattr(values, "shape") else values, dtype,
+                     "nx.create", copy=True).reshape(-1)
+    size = int(np.prod(shape, dtype=np.int64))
+    if flat.size != size:
+        raise ValueError(
+            f"nx.create: shape {list(shape)} holds {size} values, but {flat.size} were given"
+        )
+    return Tensor(flat.reshape(shape))
+
+
+def zeros(shape, dtype=float64) -> Tensor:
+    """A tensor of zeros.
+
+    Args:
+      shape: an int or a sequence of ints.
+      dtype: the element type (default float64).
+
+    Raises:
+      TypeError: an unknown dtype, or a shape that is not ints.
+      ValueError: a negative size.
+
+    >>> from rune import nx
+    >>> print(nx.zeros((2, 3)))
+    float64 [2, 3]
+    [[0, 0, 0],
+     [0, 0, 0]]
+    """
+    return Tensor(np.zeros(_shape_arg(shape, "nx.zeros"), as_dtype(dtype, "nx.zeros")))
+
+
+def ones(shape, dtype=float64) -> Tensor:
+    """A tensor of ones (arguments and errors as nx.zeros).
+
+    >>> from rune import nx
+    >>> print(nx.ones(3, dtype=nx.int32))
+    int32 [3] [1, 1, 1]
+    """
+    return Tensor(np.ones(_shape_arg(shape, "nx.ones"), as_dtype(dtype, "nx.ones")))
+
+
+def full(shape, fill_value, dtype=None) -> Tensor:
+    """A tensor of `shape` with every element `fill_value`.
+
+    Args:
+      shape: an int or a sequence of ints.
+      fill_value: a number (a constant: to spread a traced value, use
+        nx.broadcast_to).
+      dtype: the element type (default: fill_value's, as numpy does).
+
+    Raises:
+      as nx.zeros.
+
+    >>> from rune import nx
+    >>> print(nx.full(2, 0.5))
+    float64 [2] [0.5, 0.5]
+    """
+    shape = _shape_arg(shape, "nx.full")
+    dtype = None if dtype is None else as_dtype(dtype, "nx.full")
+    return Tensor(np.full(shape, _to_numpy(fill_value, None, "nx.full"), dtype))
+
+
+def zeros_like(x, dtype=None) -> Tensor:
+    """Zeros of x's shape and dtype (or `dtype`); x may be a traced value.
+
+    >>> from rune import nx
+    >>> print(nx.zeros_like(nx.array([1, 2])))
+    int64 [2] [0, 0]
+    """
+    return full_like(x, 0, dtype)
+
+
+def ones_like(x, dtype=None) -> Tensor:
+    """Ones of x's shape and dtype (or `dtype`); x may be a traced value.
+
+    >>> from rune import nx
+    >>> print(nx.ones_like(nx.array([[1.0], [2.0]])))
+    float64 [2, 1]
+    [[1],
+     [1]]
+    """
+    return full_like(x, 1, dtype)
+
+
+def full_like(x, fill_value, dtype=None) -> Tensor:
+    """`fill_value` in x's shape and dtype (or `dtype`); x may be a traced value.
+
+    Args:
+      x: a tensor (traced or not), numpy array or number: only its shape and
+        dtype are read.
+      fill_value: a number.
+      dtype: the element type (default x's).
+
+    Raises:
+      TypeError: an unknown dtype.
+
+    >>> from rune import nx
+    >>> print(nx.full_like(nx.zeros(2, dtype=nx.float32), 7))
+    float32 [2] [7, 7]
+    """
+    if not hasattr(x, "shape"):
+        x = np.asarray(x)
+    dtype = x.dtype if dtype is None else as_dtype(dtype, "nx.full_like")
+    return Tensor(np.full(x.shape, _to_numpy(fill_value, None, "nx.full_like"), dtype))
+
+
+def arange(start, stop=None, step=None, dtype=None) -> Tensor:
+    """Evenly spaced values in [start, stop): `arange(3)` is [0, 1, 2].
+
+    Args:
+      start, stop, step: numbers, as numpy's arange (one argument is `stop`).
+      dtype: the element type (default: ints for int arguments, else float64).
+
+    Raises:
+      TypeError: an unknown dtype.
+      ValueError: a zero step.
+
+    >>> from rune import nx
+    >>> print(nx.arange(4))
+    int64 [4] [0, 1, 2, 3]
+    >>> print(nx.arange(0.0, 1.0, 0.25))
+    float64 [4] [0, 0.25, 0.5, 0.75]
+    """
+    if step == 0:
+        raise ValueError("nx.arange: step must not be zero")
+    dtype = None if dtype is None else as_dtype(dtype, "nx.arange")
+    if stop is None:
+        start, stop = 0, start
+    return Tensor(np.arange(start, stop, 1 if step is None else step, dtype=dtype))
+
+
+def linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor:
+    """`num` evenly spaced values from start to stop (included unless endpoint=False).
+
+    Raises:
+      TypeError: an unknown dtype, or a num that is not an int.
+      ValueError: a negative num.
+
+    >>> from rune import nx
+    >>> print(nx.linspace(0, 1, 5))
+    float64 [5] [0, 0.25, 0.5, 0.75, 1]
+    """
+    num = _size_arg(num, "nx.linspace", "num")
+    dtype = None if dtype is None else as_dtype(dtype, "nx.linspace")
+    return Tensor(np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype))
+
+
+def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
+    """The N x M matrix with ones on diagonal k (0: the main one) and zeros elsewhere.
+
+    Raises:
+      TypeError: an unknown dtype, or sizes that are not ints.
+      ValueError: a negative size.
+
+    >>> from rune import nx
+    >>> print(nx.eye(2))
+    float64 [2, 2]
+    [[1, 0],
+     [0, 1]]
+    """
+    n = _size_arg(N, "nx.eye", "N")
+    m = n if M is None else _size_arg(M, "nx.eye", "M")
+    return Tensor(np.eye(n, m, operator.index(k), dtype=as_dtype(dtype, "nx.eye")))
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _astype(x, dtype, fn):
+    return _elementwise.astype(x, dtype=as_dtype(dtype, fn))
+
+
+def _to_numpy(obj, dtype, fn, copy=False) -> np.ndarray:
+    """obj as a numeric numpy array, with errors that say what is wrong."""
+    if dtype is not None:
+        dtype = as_dtype(dtype, fn)
+    try:
+        value = np.array(obj, dtype=dtype, copy=copy or None)
+    except ValueError as error:
+        ragged = _ragged(obj)
+        if ragged is None:
+            raise
+        raise ValueError(f"{fn}: ragged nested sequence: {ragged} (the lists at one depth "
+                         f"must all have the same length)") from error
+    except TracedValueError as error:
+        traced = _traced(obj)
+        if traced is None:
+            raise
+        raise TracedValueError(
+            f"{fn}: element {traced[0]} is traced by {traced[1]}, and {fn} copies plain "
+            f"numbers only; combine traced values with nx.stack"
+        ) from error
+    if value.dtype.kind not in _NUMERIC:
+        raise TypeError(
+            f"{fn}: expected numbers, got {type(obj).__name__} data of numpy dtype "
+            f"{value.dtype} (tensors hold booleans, integers, floats or complex numbers)"
+        )
+    return value
+
+
+def _ragged(obj, where="") -> str | None:
+    """Where nested lists stop having a shape: '[1] has length 1, but [0] has length 2'."""
+    if not isinstance(obj, (list, tuple)):
+        return None
+    lengths = [len(item) if isinstance(item, (list, tuple)) else None for item in obj]
+    first = lengths[0] if lengths else None
+    for i, n in enumerate(lengths):
+        if n != first:
+            def describe(j, m):
+                return f"{where}[{j}] " + ("is a number" if m is None else f"has length {m}")
+            return f"{describe(i, n)}, but {describe(0, first)}"
+    for i, item in enumerate(obj):
+        found = _ragged(item, f"{where}[{i}]")
+        if found is not None:
+            return found
+    return None
+
+
+def _traced(obj, where=""):
+    """(path, transformation) of the first traced value in nested lists, or None."""
+    if isinstance(obj, Tensor) and type(obj) is not Tensor:
+        return where, obj._trace.transform
+    if isinstance(obj, (list, tuple)):
+        for i, item in enumerate(obj):
+            found = _traced(item, f"{where}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _size_arg(n, fn, name) -> int:
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"{fn}: {name} must be an int, got {n!r}") from None
+    if n < 0:
+        raise ValueError(f"{fn}: {name} must not be negative, got {n}")
+    return n
+
+
+def _shape_arg(shape, fn) -> tuple:
+    """A shape argument (an int or a sequence of ints) as a tuple of ints."""
+    items = (shape,) if not isinstance(shape, (list, tuple)) and np.ndim(shape) == 0 else shape
+    try:
+        dims = tuple(operator.index(n) for n in items)
+    except TypeError:
+        raise TypeError(f"{fn}: shape must be an int or a sequence of ints, "
+                        f"got {shape!r}") from None
+    if any(n < 0 for n in dims):
+        raise ValueError(f"{fn}: shape {list(dims)} has a negative size")
+    return dims

@@ -1,45 +1,505 @@
-"""Elementwise math: arithmetic, powers, trigonometry, comparisons."""
+"""Elementwise math: arithmetic, powers, logarithms, trigonometry, complex parts.
+
+Comparisons, selections (maximum, where, clip) and rounding are in
+`comparisons.py`; the notes below hold for both.
+
+Each function applies to tensors, numpy arrays and Python numbers alike, with
+numpy's broadcasting and type promotion (Python numbers are weakly typed, so
+`x32 * 2` stays float32). Their derivatives are the rules beside the
+primitives in `rune/primitives/elementwise.py`; at the points where a
+function has a kink, rune picks, as JAX does:
+
+- `abs'(0) = 0`, `sign'(x) = 0` (real x), `relu'(0) = 0`;
+- `maximum(x, y)` and `minimum(x, y)` at a tie give half the derivative to
+  each argument, so `clip` at a bound has derivative 0.5;
+- `sqrt'(0) = inf`; `power(x, y)`'s derivative in y at x = 0 is 0;
+- comparisons, rounding, `floor_divide`, real `sign` and the logical functions
+  have derivative zero (they are piecewise constant).
+
+Complex arguments: the analytic functions (exp, log, sin, sqrt, power...)
+use their complex derivative f'(z); abs, real, imag, conj and angle are not
+analytic and give the derivative of the real map (see rune.grad for the
+convention). A shape mismatch raises a ValueError naming the function and
+the shapes.
+"""
+
+from __future__ import annotations
 
 from ..primitives import elementwise as _e
+from .creation import asarray
+from .dtypes import as_dtype
+from .tensor import Tensor, call_broadcasting
 
-__all__ = ["add", "multiply", "sin", "cos", "tanh", "exp", "real", "conj"]
+__all__ = [
+    "add", "subtract", "multiply", "divide", "negative", "power", "square", "sqrt",
+    "reciprocal", "floor_divide", "mod", "remainder", "abs", "absolute", "sign",
+    "exp", "expm1", "log", "log1p", "log2", "log10",
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2",
+    "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
+    "real", "imag", "conj", "conjugate", "angle", "sigmoid", "relu", "astype",
+]
+
+
+# -------------------------------------------------------------- arithmetic
 
 
 def add(x, y):
-    """x + y elementwise, broadcasting as numpy does."""
-    return _e.add(x, y)
+    """x + y, elementwise, broadcasting as numpy does.
+
+    Args:
+      x, y: tensors, numpy arrays or numbers.
+
+    Raises:
+      ValueError: shapes that do not broadcast (naming both).
+
+    >>> from rune import nx
+    >>> print(nx.add(nx.array([1.0, 2.0]), 0.5))
+    float64 [2] [1.5, 2.5]
+    """
+    return call_broadcasting("nx.add", _e.add, x, y)
+
+
+def subtract(x, y):
+    """x - y, elementwise (arguments and errors as nx.add).
+
+    >>> from rune import nx
+    >>> print(nx.subtract(1, nx.array([1.0, 2.0])))
+    float64 [2] [0, -1]
+    """
+    return call_broadcasting("nx.subtract", _e.subtract, x, y)
 
 
 def multiply(x, y):
-    """x * y elementwise, broadcasting as numpy does."""
-    return _e.multiply(x, y)
+    """x * y, elementwise (arguments and errors as nx.add).
+
+    >>> from rune import nx
+    >>> print(nx.multiply(nx.array([1.0, 2.0]), nx.array([[3.0], [4.0]])))
+    float64 [2, 2]
+    [[3, 6],
+     [4, 8]]
+    """
+    return call_broadcasting("nx.multiply", _e.multiply, x, y)
+
+
+def divide(x, y):
+    """x / y, elementwise: true division, so integers give float64.
+
+    Arguments and errors as nx.add; division by zero gives inf or nan (with
+    numpy's warning).
+
+    >>> from rune import nx
+    >>> print(nx.divide(nx.array([1, 2]), 4))
+    float64 [2] [0.25, 0.5]
+    """
+    return call_broadcasting("nx.divide", _e.divide, x, y)
+
+
+def negative(x):
+    """-x, elementwise.
+
+    >>> from rune import nx
+    >>> print(nx.negative(nx.array([1.0, -2.0])))
+    float64 [2] [-1, 2]
+    """
+    return _e.negative(x)
+
+
+def power(x, y):
+    """x ** y, elementwise (arguments and errors as nx.add).
+
+    The derivative in y is log(x) x**y, taken as 0 at x = 0. Integers to
+    negative integer powers raise numpy's ValueError.
+
+    >>> from rune import nx
+    >>> print(nx.power(nx.array([1.0, 2.0, 3.0]), 2))
+    float64 [3] [1, 4, 9]
+    """
+    return call_broadcasting("nx.power", _e.power, x, y)
+
+
+def square(x):
+    """x * x, elementwise.
+
+    >>> from rune import nx
+    >>> print(nx.square(nx.array([-3, 2])))
+    int64 [2] [9, 4]
+    """
+    return _e.square(x)
+
+
+def sqrt(x):
+    """The square root, elementwise: nan for negative reals (use complex input for
+    complex roots). Its derivative at 0 is inf.
+
+    >>> from rune import nx
+    >>> print(nx.sqrt(nx.array([4.0, 2.0, -4 + 0j])))
+    complex128 [3] [2+0i, 1.4142135623730951+0i, 0+2i]
+    """
+    return _e.sqrt(x)
+
+
+def reciprocal(x):
+    """1 / x, elementwise. As in numpy, the reciprocal of an integer is an
+    integer (1 // x); use `1 / x` for a float.
+
+    >>> from rune import nx
+    >>> print(nx.reciprocal(nx.array([2.0, 0.5])))
+    float64 [2] [0.5, 2]
+    """
+    return _e.reciprocal(x)
+
+
+def floor_divide(x, y):
+    """x // y, elementwise: the floor of x / y (arguments and errors as nx.add).
+
+    Piecewise constant: its derivative is zero.
+
+    >>> from rune import nx
+    >>> print(nx.floor_divide(nx.array([7.0, -7.0]), 2))
+    float64 [2] [3, -4]
+    """
+    return call_broadcasting("nx.floor_divide", _e.floor_divide, x, y)
+
+
+def mod(x, y):
+    """x % y, elementwise, with the sign of y as in Python and numpy (alias nx.remainder).
+
+    Arguments and errors as nx.add. The derivative is 1 in x and -(x // y) in y.
+
+    >>> from rune import nx
+    >>> print(nx.mod(nx.array([7.0, -7.0]), 3))
+    float64 [2] [1, 2]
+    """
+    return call_broadcasting("nx.mod", _e.mod, x, y)
+
+
+def absolute(x):
+    """|x|, elementwise (alias nx.abs); the modulus of a complex number.
+
+    Derivative: sign(x) for real x (0 at 0); Re(conj(z) dz) / |z| for complex z.
+
+    >>> from rune import nx
+    >>> print(nx.abs(nx.array([-1.5, 0.0, 3 + 4j])))
+    float64 [3] [1.5, 0, 5]
+    """
+    return _e.absolute(x)
+
+
+def sign(x):
+    """-1, 0 or 1 by the sign of x; z / |z| for complex z (0 at 0).
+
+    Real sign is piecewise constant (derivative zero); complex sign has the
+    derivative of z / |z|.
+
+    >>> from rune import nx
+    >>> print(nx.sign(nx.array([-2.0, 0.0, 3.0])))
+    float64 [3] [-1, 0, 1]
+    """
+    return _e.sign(x)
+
+
+# ------------------------------------------------------- exponentials, logs
+
+
+def exp(x):
+    """e ** x, elementwise.
+
+    >>> from rune import nx
+    >>> print(nx.exp(nx.array([0.0, 1.0])))
+    float64 [2] [1, 2.718281828459045]
+    """
+    return _e.exp(x)
+
+
+def expm1(x):
+    """exp(x) - 1, accurate for small x.
+
+    >>> from rune import nx
+    >>> print(nx.expm1(nx.array([0.0, 1e-10])))
+    float64 [2] [0, 1.00000000005e-10]
+    """
+    return _e.expm1(x)
+
+
+def log(x):
+    """The natural logarithm: -inf at 0, nan for negative reals (with numpy's warning).
+
+    >>> from rune import nx
+    >>> print(nx.log(nx.array([1.0, 2.718281828459045])))
+    float64 [2] [0, 1]
+    """
+    return _e.log(x)
+
+
+def log1p(x):
+    """log(1 + x), accurate for small x.
+
+    >>> from rune import nx
+    >>> print(nx.log1p(nx.array([0.0, 1e-10])))
+    float64 [2] [0, 9.999999999500001e-11]
+    """
+    return _e.log1p(x)
+
+
+def log2(x):
+    """The base-2 logarithm.
+
+    >>> from rune import nx
+    >>> print(nx.log2(nx.array([1.0, 8.0])))
+    float64 [2] [0, 3]
+    """
+    return _e.log2(x)
+
+
+def log10(x):
+    """The base-10 logarithm.
+
+    >>> from rune import nx
+    >>> print(nx.log10(nx.array([1.0, 10.0], dtype=nx.float32)))
+    float32 [2] [0, 1]
+    """
+    return _e.log10(x)
+
+
+# ------------------------------------------------------------ trigonometry
 
 
 def sin(x):
-    """Sine, elementwise."""
+    """The sine of x (in radians), elementwise.
+
+    >>> from rune import nx
+    >>> print(nx.sin(nx.array([0.0, 1.0])))
+    float64 [2] [0, 0.8414709848078965]
+    """
     return _e.sin(x)
 
 
 def cos(x):
-    """Cosine, elementwise."""
+    """The cosine of x (in radians), elementwise.
+
+    >>> from rune import nx
+    >>> print(nx.cos(nx.array([1.0, 2.0])))
+    float64 [2] [0.5403023058681398, -0.4161468365471424]
+    """
     return _e.cos(x)
 
 
+def tan(x):
+    """The tangent of x (in radians), elementwise.
+
+    >>> from rune import nx
+    >>> print(nx.tan(nx.array([0.0, 1.0])))
+    float64 [2] [0, 1.5574077246549023]
+    """
+    return _e.tan(x)
+
+
+def arcsin(x):
+    """The inverse sine, in [-pi/2, pi/2]; nan outside [-1, 1] for real x.
+
+    >>> from rune import nx
+    >>> print(nx.arcsin(nx.array([0.0, 1.0])))
+    float64 [2] [0, 1.5707963267948966]
+    """
+    return _e.arcsin(x)
+
+
+def arccos(x):
+    """The inverse cosine, in [0, pi]; nan outside [-1, 1] for real x.
+
+    >>> from rune import nx
+    >>> print(nx.arccos(nx.array([1.0, 0.0])))
+    float64 [2] [0, 1.5707963267948966]
+    """
+    return _e.arccos(x)
+
+
+def arctan(x):
+    """The inverse tangent, in (-pi/2, pi/2).
+
+    >>> from rune import nx
+    >>> print(nx.arctan(nx.array([0.0, 1.0])))
+    float64 [2] [0, 0.7853981633974483]
+    """
+    return _e.arctan(x)
+
+
+def arctan2(y, x):
+    """The angle of the point (x, y) from the x axis, in [-pi, pi] (real only).
+
+    Args:
+      y, x: tensors, arrays or numbers (y first, as numpy); errors as nx.add.
+
+    >>> from rune import nx
+    >>> print(nx.arctan2(nx.array([1.0, 1.0]), nx.array([1.0, -1.0])))
+    float64 [2] [0.7853981633974483, 2.356194490192345]
+    """
+    return call_broadcasting("nx.arctan2", _e.arctan2, y, x)
+
+
+def sinh(x):
+    """The hyperbolic sine.
+
+    >>> from rune import nx
+    >>> print(nx.sinh(nx.array([0.0, 1.0])))
+    float64 [2] [0, 1.1752011936438014]
+    """
+    return _e.sinh(x)
+
+
+def cosh(x):
+    """The hyperbolic cosine.
+
+    >>> from rune import nx
+    >>> print(nx.cosh(nx.array([0.0, 1.0])))
+    float64 [2] [1, 1.5430806348152437]
+    """
+    return _e.cosh(x)
+
+
 def tanh(x):
-    """Hyperbolic tangent, elementwise."""
+    """The hyperbolic tangent.
+
+    >>> from rune import nx
+    >>> print(nx.tanh(nx.array([0.0, 1.0])))
+    float64 [2] [0, 0.7615941559557649]
+    """
     return _e.tanh(x)
 
 
-def exp(x):
-    """e ** x, elementwise."""
-    return _e.exp(x)
+def arcsinh(x):
+    """The inverse hyperbolic sine.
+
+    >>> from rune import nx
+    >>> print(nx.arcsinh(nx.array([0.0, 1.0])))
+    float64 [2] [0, 0.881373587019543]
+    """
+    return _e.arcsinh(x)
+
+
+def arccosh(x):
+    """The inverse hyperbolic cosine; nan below 1 for real x.
+
+    >>> from rune import nx
+    >>> print(nx.arccosh(nx.array([1.0, 2.0])))
+    float64 [2] [0, 1.3169578969248168]
+    """
+    return _e.arccosh(x)
+
+
+def arctanh(x):
+    """The inverse hyperbolic tangent; nan outside [-1, 1] for real x.
+
+    >>> from rune import nx
+    >>> print(nx.arctanh(nx.array([0.0, 0.5])))
+    float64 [2] [0, 0.5493061443340549]
+    """
+    return _e.arctanh(x)
+
+
+# -------------------------------------------------------------- complex
 
 
 def real(x):
-    """The real part (x itself for real tensors)."""
+    """The real part (x itself for real tensors).
+
+    >>> from rune import nx
+    >>> print(nx.real(nx.array([1 + 2j, 3 - 4j])))
+    float64 [2] [1, 3]
+    """
     return _e.real(x)
 
 
+def imag(x):
+    """The imaginary part (zeros for real tensors).
+
+    >>> from rune import nx
+    >>> print(nx.imag(nx.array([1 + 2j, 3 - 4j])))
+    float64 [2] [2, -4]
+    """
+    return _e.imag(x)
+
+
 def conj(x):
-    """The complex conjugate (x itself for real tensors)."""
+    """The complex conjugate (x itself for real tensors); alias nx.conjugate.
+
+    >>> from rune import nx
+    >>> print(nx.conj(nx.array([1 + 2j, 3 - 4j])))
+    complex128 [2] [1-2i, 3+4i]
+    """
     return _e.conj(x)
+
+
+def angle(z, deg=False):
+    """The argument of z: the angle from the positive real axis, in (-pi, pi].
+
+    Args:
+      z: a tensor, array or number; real numbers have angle 0 or pi.
+      deg: give degrees instead of radians.
+
+    Derivative: Im(conj(z) dz) / |z|**2 for complex z, zero for real z.
+
+    >>> from rune import nx
+    >>> print(nx.angle(nx.array([1j, -1.0 + 0j, 1.0])))
+    float64 [3] [1.5707963267948966, 3.141592653589793, 0]
+    >>> print(nx.angle(nx.array([1j, -1j]), deg=True))
+    float64 [2] [90, -90]
+    """
+    z = asarray(z)
+    if z.dtype.kind == "c":
+        out = _e.arctan2(_e.imag(z), _e.real(z))
+    else:  # 0 or pi: piecewise constant, and arctan2's derivative at (0, 0) is nan
+        z = _e.stop_gradient(z)
+        out = _e.arctan2(_e.imag(z), z)
+    return out * (180 / 3.141592653589793) if deg else out
+
+
+# ------------------------------------------------------ neural networks
+
+
+def sigmoid(x):
+    """The logistic function 1 / (1 + exp(-x)), computed without overflow.
+
+    >>> from rune import nx
+    >>> print(nx.sigmoid(nx.array([0.0, -1000.0, 1000.0])))
+    float64 [3] [0.5, 0, 1]
+    """
+    return _e.sigmoid(x)
+
+
+def relu(x):
+    """max(x, 0), elementwise, with derivative 0 at 0 (a where, not a maximum).
+
+    >>> from rune import nx
+    >>> print(nx.relu(nx.array([-1.0, 0.0, 2.0])))
+    float64 [3] [0, 0, 2]
+    """
+    return _e.where(_e.greater(x, 0), x, 0)
+
+
+# ---------------------------------------------------------------- types
+
+
+def astype(x, dtype):
+    """x converted to `dtype` (x itself if it has that dtype already).
+
+    Complex to real keeps the real part; float to int truncates toward zero.
+    Derivatives flow between float and complex dtypes; an integer or bool
+    result has none.
+
+    Raises:
+      TypeError: an unknown dtype.
+
+    >>> from rune import nx
+    >>> print(nx.astype(nx.array([1.7, -1.7]), nx.int32))
+    int32 [2] [1, -1]
+    """
+    dtype = as_dtype(dtype, "nx.astype")
+    if isinstance(x, Tensor) and x.dtype == dtype:
+        return x
+    return _e.astype(x, dtype=dtype)
+
+
+abs = absolute  # noqa: A001  (numpy's names)
+remainder = mod
+conjugate = conj

@@ -2,8 +2,9 @@
 
 A Tensor holds one numpy array and never changes it. Every operation returns
 a new Tensor, so a Tensor can be shared freely. Operators and methods are
-thin: each calls the `rune.nx` function of the same name, so that they work
-the same on values and on the tracers that transformations pass to a function.
+thin: each calls the `rune.nx` function (or the primitive) of the same name,
+so that they work the same on values and on the tracers that
+transformations pass to a function.
 """
 
 from __future__ import annotations
@@ -16,25 +17,83 @@ class TracedValueError(Exception):
 
     Under `rune.jit` and `rune.vmap` a value has a shape and a dtype but no
     data while the function is traced, so `item()`, `float()`, `bool()`,
-    `numpy()` and Python control flow on it cannot be answered.
+    `numpy()` and Python control flow on it cannot be answered. Under
+    differentiation `bool()` and `int()` read the value (their result does not
+    move with it, so Python control flow works), while `float()`, `item()`
+    and `numpy()` raise: the number would drop the derivative.
     """
+
+
+def broadcast_error(fn: str, error: Exception, *args) -> Exception:
+    """The error to raise when applying `fn` to `args` failed with `error`.
+
+    If the arguments' shapes do not broadcast, a ValueError naming `fn` and
+    every shape (numpy's own message names neither the function nor, under
+    vmap, the shapes the user sees); otherwise `error` itself.
+    """
+    shapes = [tuple(a.shape) if hasattr(a, "shape") else np.shape(a) for a in args]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        listed = ", ".join(str(s) for s in shapes[:-1]) + f" and {shapes[-1]}"
+        return ValueError(
+            f"{fn}: shapes {listed} do not broadcast together (aligned from the last "
+            f"axis, each pair of sizes must be equal, or one of them 1)"
+        )
+    return error
+
+
+def call_broadcasting(fn: str, prim, *args):
+    """`prim(*args)`, raising `broadcast_error`'s message if numpy's broadcasting fails."""
+    try:
+        return prim(*args)
+    except ValueError as error:
+        raise broadcast_error(fn, error, *args) from None
+
+
+def _binary(name: str, symbol: str, reflected: bool = False):
+    """An operator method applying the elementwise function `name` (`x + y`).
+
+    The function is looked up in `_functions` (filled by rune/nx/__init__.py
+    once the primitives exist); the try costs nothing until numpy raises.
+    """
+    fn = f"the {symbol} operator (nx.{name})"
+    if reflected:
+        def method(self, other):
+            try:
+                return _functions[name](other, self)
+            except ValueError as error:
+                raise broadcast_error(fn, error, other, self) from None
+    else:
+        def method(self, other):
+            try:
+                return _functions[name](self, other)
+            except ValueError as error:
+                raise broadcast_error(fn, error, self, other) from None
+    method.__doc__ = f"{'other' if reflected else 'self'} {symbol} " \
+                     f"{'self' if reflected else 'other'}, elementwise (nx.{name})."
+    return method
 
 
 class Tensor:
     """An immutable n-dimensional array: a dtype, a shape and values.
 
     Create tensors with `nx.array`, `nx.create`, `nx.zeros`... Tensors mix with
-    Python scalars and numpy arrays in every operation, with numpy's type
-    promotion (`2 * t`, `t + np.ones(3)`).
+    Python scalars and numpy arrays in every operation, on either side, with
+    numpy's type promotion (`2 * t`, `t + np.ones(2)`, `np.ones(2) + t` are
+    tensors; Python numbers are weakly typed, so float32 stays float32).
+    Operations never change a tensor: `t.numpy()` is a copy and
+    `np.asarray(t)` a read-only view. `Tensor(array)` wraps an array without
+    copying it (rune's own functions use it); `nx.array` copies.
 
     >>> from rune import nx
     >>> t = nx.array([[1., 2.], [3., 4.]])
     >>> t.shape, t.dtype, t.ndim, t.size
     ((2, 2), dtype('float64'), 2, 4)
-    >>> print(t.T @ t)
+    >>> print(t.T + t)
     float64 [2, 2]
-    [[10, 14],
-     [14, 20]]
+    [[2, 5],
+     [5, 8]]
     """
 
     __slots__ = ("_value",)
@@ -71,6 +130,16 @@ class Tensor:
         """The tensor with its axes reversed (`nx.transpose(t)`)."""
         return _ops.transpose(self)
 
+    @property
+    def real(self) -> Tensor:
+        """The real part (`nx.real(t)`)."""
+        return _ops.real(self)
+
+    @property
+    def imag(self) -> Tensor:
+        """The imaginary part (`nx.imag(t)`)."""
+        return _ops.imag(self)
+
     # -------------------------------------------------------- reading values
     def _concrete(self, read, lossless=False):
         """The numpy value behind this tensor; tracers override (see core).
@@ -81,14 +150,14 @@ class Tensor:
         return self._value
 
     def item(self):
-        """The single element as a Python scalar; raises ValueError otherwise."""
-        value = self._concrete("Tensor.item()")
-        if value.size != 1:
-            raise ValueError(
-                f"item(): expected a tensor with one element, got shape {value.shape} "
-                f"({value.size} elements)"
-            )
-        return value.item()
+        """The single element as a Python scalar.
+
+        Raises:
+          ValueError: the tensor has more than one element (naming its shape).
+          TracedValueError: the value is traced (under differentiation, read
+            `rune.detach(t).item()` to mean the number without its derivative).
+        """
+        return self._scalar("Tensor.item()", _identity)
 
     def tolist(self):
         """The values as nested Python lists of Python scalars."""
@@ -101,6 +170,9 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         value = self._concrete("numpy.asarray(Tensor)")
         if dtype is not None and value.dtype != dtype:
+            if copy is False:
+                raise ValueError(f"numpy.asarray(Tensor, copy=False): converting {value.dtype} "
+                                 f"to {np.dtype(dtype)} needs a copy")
             return value.astype(dtype)
         if copy:
             return np.array(value, copy=True)
@@ -112,7 +184,8 @@ class Tensor:
         value = self._concrete(read, lossless)
         if value.size != 1:
             raise ValueError(
-                f"{read}: expected a tensor with one element, got shape {value.shape}"
+                f"{read}: expected a tensor with one element, got shape {value.shape} "
+                f"({value.size} elements)"
             )
         return convert(value.reshape(()).item())
 
@@ -139,22 +212,41 @@ class Tensor:
         return self.shape[0]
 
     def __iter__(self):
+        """The sub-tensors along axis 0: `for row in matrix`."""
         if not self.shape:
             raise TypeError("iteration over a 0-d tensor")
+        if type(self) is Tensor:  # no transformation: slice the array directly
+            return (Tensor(row) for row in self._value)
         return (self[i] for i in range(self.shape[0]))
 
     __hash__ = None  # == is elementwise, so tensors are not hashable
 
     # -------------------------------------------------------------- printing
+    def _printable(self):
+        """The values to print, or None for a traced value that has none.
+
+        Printing under differentiation shows the value (it does not feed
+        back into the computation); under jit and vmap there is none.
+        """
+        try:
+            return self._concrete("str(Tensor)", lossless=True)
+        except (TracedValueError, RuntimeError):
+            return None
+
     def __str__(self):
-        return _printing.format_tensor(self._concrete("str(Tensor)"))
+        value = self._printable()
+        if value is None:
+            return f"{self.dtype} {list(self.shape)} <traced by {self._trace.transform}>"
+        return _printing.format_tensor(value)
 
     def __repr__(self):
-        try:
-            value = self._concrete("repr(Tensor)")
-        except TracedValueError:
-            return f"{type(self).__name__}({self.dtype} {list(self.shape)})"
-        return f"Tensor({_printing.format_tensor(value)})"
+        trace = getattr(self, "_trace", None)
+        if trace is None:
+            return f"Tensor({_printing.format_tensor(self._value)})"
+        value = self._printable()
+        text = f"{self.dtype} {list(self.shape)}" if value is None else \
+            _printing.format_tensor(value)
+        return f"Tensor({text}, traced by {trace.transform})"
 
     def __format__(self, spec):
         if not spec:
@@ -172,159 +264,136 @@ class Tensor:
             shape = shape[0]
         return _ops.reshape(self, shape)
 
-    def sum(self, axis=None, keepdims=False):
-        return _ops.sum(self, axis=axis, keepdims=keepdims)
-
-    def mean(self, axis=None, keepdims=False):
-        return _ops.mean(self, axis=axis, keepdims=keepdims)
-
-    def prod(self, axis=None, keepdims=False):
-        return _ops.prod(self, axis=axis, keepdims=keepdims)
-
-    def max(self, axis=None, keepdims=False):
-        return _ops.max(self, axis=axis, keepdims=keepdims)
-
-    def min(self, axis=None, keepdims=False):
-        return _ops.min(self, axis=axis, keepdims=keepdims)
-
-    def var(self, axis=None, keepdims=False, ddof=0):
-        return _ops.var(self, axis=axis, keepdims=keepdims, ddof=ddof)
-
-    def std(self, axis=None, keepdims=False, ddof=0):
-        return _ops.std(self, axis=axis, keepdims=keepdims, ddof=ddof)
-
-    def argmax(self, axis=None, keepdims=False):
-        return _ops.argmax(self, axis=axis, keepdims=keepdims)
-
-    def argmin(self, axis=None, keepdims=False):
-        return _ops.argmin(self, axis=axis, keepdims=keepdims)
-
-    def cumsum(self, axis=None):
-        return _ops.cumsum(self, axis=axis)
-
-    def all(self, axis=None, keepdims=False):
-        return _ops.all(self, axis=axis, keepdims=keepdims)
-
-    def any(self, axis=None, keepdims=False):
-        return _ops.any(self, axis=axis, keepdims=keepdims)
-
-    def transpose(self, *axes):
+    def transpose(self, *axes) -> Tensor:
+        """The tensor with its axes permuted: `t.transpose(1, 0)` (reversed by default)."""
         if len(axes) == 1 and not isinstance(axes[0], int):
             axes = axes[0]
         return _ops.transpose(self, axes or None)
 
-    def squeeze(self, axis=None):
+    def squeeze(self, axis=None) -> Tensor:
+        """The tensor without its axes of size 1 (`nx.squeeze`)."""
         return _ops.squeeze(self, axis)
 
-    def flatten(self):
+    def flatten(self) -> Tensor:
+        """The elements in one axis, in row-major order."""
         return _ops.reshape(self, (-1,))
 
-    def conj(self):
+    def conj(self) -> Tensor:
+        """The complex conjugate (`nx.conj`)."""
         return _ops.conj(self)
 
-    @property
-    def real(self):
-        return _ops.real(self)
+    conjugate = conj
 
-    @property
-    def imag(self):
-        return _ops.imag(self)
+    def round(self, decimals=0) -> Tensor:
+        """Rounded to `decimals` decimals, halves to even (`nx.round`)."""
+        return _ops.round(self, decimals)
+
+    def __round__(self, ndigits=None) -> Tensor:
+        """`round(t)` and `round(t, 2)`: a tensor, as numpy's arrays do."""
+        return _ops.round(self, ndigits or 0)
+
+    def clip(self, a_min=None, a_max=None) -> Tensor:
+        """Limited to [a_min, a_max] (`nx.clip`)."""
+        return _ops.clip(self, a_min, a_max)
+
+    # Reductions, by the nx functions of the same names.
+    def sum(self, axis=None, keepdims=False):
+        """The sum over `axis` (all axes by default): `nx.sum(t, ...)`."""
+        return _ops.sum(self, axis=axis, keepdims=keepdims)
+
+    def mean(self, axis=None, keepdims=False):
+        """The mean over `axis`: `nx.mean(t, ...)`."""
+        return _ops.mean(self, axis=axis, keepdims=keepdims)
+
+    def prod(self, axis=None, keepdims=False):
+        """The product over `axis`: `nx.prod(t, ...)`."""
+        return _ops.prod(self, axis=axis, keepdims=keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        """The largest element over `axis`: `nx.max(t, ...)`."""
+        return _ops.max(self, axis=axis, keepdims=keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        """The smallest element over `axis`: `nx.min(t, ...)`."""
+        return _ops.min(self, axis=axis, keepdims=keepdims)
+
+    def var(self, axis=None, keepdims=False, ddof=0):
+        """The variance over `axis`: `nx.var(t, ...)`."""
+        return _ops.var(self, axis=axis, keepdims=keepdims, ddof=ddof)
+
+    def std(self, axis=None, keepdims=False, ddof=0):
+        """The standard deviation over `axis`: `nx.std(t, ...)`."""
+        return _ops.std(self, axis=axis, keepdims=keepdims, ddof=ddof)
+
+    def argmax(self, axis=None, keepdims=False):
+        """The index of the largest element over `axis`: `nx.argmax(t, ...)`."""
+        return _ops.argmax(self, axis=axis, keepdims=keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        """The index of the smallest element over `axis`: `nx.argmin(t, ...)`."""
+        return _ops.argmin(self, axis=axis, keepdims=keepdims)
+
+    def cumsum(self, axis=None):
+        """The running sum along `axis`: `nx.cumsum(t, ...)`."""
+        return _ops.cumsum(self, axis=axis)
+
+    def all(self, axis=None, keepdims=False):
+        """Whether every element over `axis` is true: `nx.all(t, ...)`."""
+        return _ops.all(self, axis=axis, keepdims=keepdims)
+
+    def any(self, axis=None, keepdims=False):
+        """Whether some element over `axis` is true: `nx.any(t, ...)`."""
+        return _ops.any(self, axis=axis, keepdims=keepdims)
 
     def __getitem__(self, index):
+        """Indexing and slicing as numpy's basic and advanced indexing (`nx.getitem`)."""
         return _ops.getitem(self, index)
 
     # Operators call the primitives directly: they are the hot path of user code.
-    def __add__(self, other):
-        return _prims.add(self, other)
-
-    def __radd__(self, other):
-        return _prims.add(other, self)
-
-    def __sub__(self, other):
-        return _prims.subtract(self, other)
-
-    def __rsub__(self, other):
-        return _prims.subtract(other, self)
-
-    def __mul__(self, other):
-        return _prims.multiply(self, other)
-
-    def __rmul__(self, other):
-        return _prims.multiply(other, self)
-
-    def __truediv__(self, other):
-        return _prims.divide(self, other)
-
-    def __rtruediv__(self, other):
-        return _prims.divide(other, self)
-
-    def __floordiv__(self, other):
-        return _ops.floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return _ops.floor_divide(other, self)
-
-    def __mod__(self, other):
-        return _ops.mod(self, other)
-
-    def __rmod__(self, other):
-        return _ops.mod(other, self)
-
-    def __pow__(self, other):
-        return _ops.power(self, other)
-
-    def __rpow__(self, other):
-        return _ops.power(other, self)
+    __add__, __radd__ = _binary("add", "+"), _binary("add", "+", reflected=True)
+    __sub__, __rsub__ = _binary("subtract", "-"), _binary("subtract", "-", reflected=True)
+    __mul__, __rmul__ = _binary("multiply", "*"), _binary("multiply", "*", reflected=True)
+    __truediv__ = _binary("divide", "/")
+    __rtruediv__ = _binary("divide", "/", reflected=True)
+    __floordiv__ = _binary("floor_divide", "//")
+    __rfloordiv__ = _binary("floor_divide", "//", reflected=True)
+    __mod__, __rmod__ = _binary("mod", "%"), _binary("mod", "%", reflected=True)
+    __pow__, __rpow__ = _binary("power", "**"), _binary("power", "**", reflected=True)
+    __and__, __rand__ = _binary("logical_and", "&"), _binary("logical_and", "&", True)
+    __or__, __ror__ = _binary("logical_or", "|"), _binary("logical_or", "|", True)
+    __eq__, __ne__ = _binary("equal", "=="), _binary("not_equal", "!=")
+    __lt__, __le__ = _binary("less", "<"), _binary("less_equal", "<=")
+    __gt__, __ge__ = _binary("greater", ">"), _binary("greater_equal", ">=")
 
     def __matmul__(self, other):
+        """self @ other (`nx.matmul`)."""
         return _ops.matmul(self, other)
 
     def __rmatmul__(self, other):
+        """other @ self (`nx.matmul`)."""
         return _ops.matmul(other, self)
 
     def __neg__(self):
-        return _prims.negative(self)
+        return _functions["negative"](self)
 
     def __pos__(self):
         return self
 
     def __abs__(self):
-        return _ops.abs(self)
+        return _functions["absolute"](self)
 
     def __invert__(self):
-        return _ops.logical_not(self)
+        return _functions["logical_not"](self)
 
-    def __and__(self, other):
-        return _ops.logical_and(self, other)
 
-    __rand__ = __and__
-
-    def __or__(self, other):
-        return _ops.logical_or(self, other)
-
-    __ror__ = __or__
-
-    def __eq__(self, other):
-        return _ops.equal(self, other)
-
-    def __ne__(self, other):
-        return _ops.not_equal(self, other)
-
-    def __lt__(self, other):
-        return _ops.less(self, other)
-
-    def __le__(self, other):
-        return _ops.less_equal(self, other)
-
-    def __gt__(self, other):
-        return _ops.greater(self, other)
-
-    def __ge__(self, other):
-        return _ops.greater_equal(self, other)
+def _identity(x):
+    return x
 
 
 # The operations that the methods call need Tensor themselves, so they are
-# bound here after it is defined, by rune/nx/__init__.py.
-_ops = _prims = None
+# bound here after it is defined, by rune/nx/__init__.py: `_ops` is the
+# rune.nx namespace, `_functions` the elementwise primitives by name.
+_ops = None
+_functions: dict = {}
 
 from . import printing as _printing  # noqa: E402

@@ -97,11 +97,22 @@ def fit(ct, var):
 
 # ------------------------------------------------------------ linear ones
 
+def as_output(t, ans):
+    """A tangent in its output's dtype: in x32 + y64, x's tangent becomes float64,
+    and in x + 1j, complex (the Scaled rules get this from their factor)."""
+    return t if t.dtype == ans.dtype else astype(t, dtype=ans.dtype)
+
+
+# A real Python number added never changes the dtype: the hot case, checked first.
+_REAL_SCALARS = (int, float)
+
 add = linear("add", np.add,
-             (lambda t, ans, x, y: t, lambda t, ans, x, y: t),
+             (lambda t, ans, x, y: t if type(y) in _REAL_SCALARS else as_output(t, ans),
+              lambda t, ans, x, y: t if type(x) in _REAL_SCALARS else as_output(t, ans)),
              (lambda ct, x, y: fit(ct, x), lambda ct, x, y: fit(ct, y)))
 subtract = linear("subtract", np.subtract,
-                  (lambda t, ans, x, y: t, lambda t, ans, x, y: negative(t)),
+                  (lambda t, ans, x, y: t if type(y) in _REAL_SCALARS else as_output(t, ans),
+                   lambda t, ans, x, y: as_output(negative(t), ans)),
                   (lambda ct, x, y: fit(ct, x), lambda ct, x, y: fit(negative(ct), y)))
 negative = linear("negative", np.negative,
                   (lambda t, ans, x: negative(t),),
@@ -111,7 +122,8 @@ negative = linear("negative", np.negative,
 multiply = elementwise("multiply", np.multiply, (lambda ans, x, y: y, lambda ans, x, y: x),
                        transpose_rules=(lambda ct, x, y: fit(multiply(ct, y), x),
                                         lambda ct, x, y: fit(multiply(x, ct), y)))
-divide = elementwise("divide", np.divide, (lambda ans, x, y: reciprocal(y),
+# 1 / y, not reciprocal(y): numpy's reciprocal of an integer is an integer (1 // y).
+divide = elementwise("divide", np.divide, (lambda ans, x, y: 1 / y,
                                            lambda ans, x, y: negative(ans / y)),
                      transpose_rules=(lambda ct, x, y: fit(divide(ct, y), x), None))
 real = linear("real", np.real,
@@ -142,6 +154,9 @@ astype = linear("astype", _astype_impl, (_astype_jvp,),
                 arity="params")
 
 # ------------------------------------------------------------ smooth ones
+# Complex arguments: these are holomorphic, and the factor is f'(z).
+
+_LN2, _LN10 = float(np.log(2)), float(np.log(10))
 
 sin = elementwise("sin", np.sin, (lambda ans, x: cos(x),))
 cos = elementwise("cos", np.cos, (lambda ans, x: negative(sin(x)),))
@@ -160,17 +175,21 @@ exp = elementwise("exp", np.exp, (lambda ans, x: ans,))
 expm1 = elementwise("expm1", np.expm1, (lambda ans, x: ans + 1,))
 log = elementwise("log", np.log, (lambda ans, x: reciprocal(x),))
 log1p = elementwise("log1p", np.log1p, (lambda ans, x: reciprocal(x + 1),))
-log2 = elementwise("log2", np.log2, (lambda ans, x: reciprocal(x * np.log(2)),))
-log10 = elementwise("log10", np.log10, (lambda ans, x: reciprocal(x * np.log(10)),))
+# The constants are Python floats: a numpy float64 would turn float32 into float64.
+log2 = elementwise("log2", np.log2, (lambda ans, x: reciprocal(x * _LN2),))
+log10 = elementwise("log10", np.log10, (lambda ans, x: reciprocal(x * _LN10),))
 sqrt = elementwise("sqrt", np.sqrt, (lambda ans, x: 0.5 / ans,))  # sqrt'(0) = inf
 square = elementwise("square", np.square, (lambda ans, x: 2 * x,))
 reciprocal = elementwise("reciprocal", np.reciprocal, (lambda ans, x: negative(ans * ans),))
 
 
 def _sigmoid_impl(x):
+    x = np.asarray(x)
+    if x.dtype.kind == "c":
+        return 1 / (1 + np.exp(-x))
     # exp of a negative number only: no overflow for large |x|.
     e = np.exp(-np.abs(x))
-    return np.where(np.real(x) >= 0, 1 / (1 + e), e / (1 + e))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
 
 
 sigmoid = elementwise("sigmoid", _sigmoid_impl, (lambda ans, x: ans * (1 - ans),))
@@ -185,13 +204,16 @@ def _pow_base_factor(ans, x, y):
 
 def _pow_exponent_factor(ans, x, y):
     # log(x) * x**y, with the 0 ** y corner (log 0 = -inf) given 0 as its limit.
+    if isinstance(x, (int, float, complex)):  # 2 ** y: log 2 stays a (weakly typed) number
+        return ans * np.log(x).item() if x != 0 else _shape.zeros_like(ans)
     at_zero = equal(x, 0)
     return where(at_zero, 0, ans * log(where(at_zero, 1, x)))
 
 
 power = elementwise("power", np.power, (_pow_base_factor, _pow_exponent_factor))
+# -y, not negative(y): a Python number must stay one (weakly typed) in the factor.
 arctan2 = elementwise("arctan2", np.arctan2, (lambda ans, y, x: x / (x * x + y * y),
-                                              lambda ans, y, x: negative(y) / (x * x + y * y)))
+                                              lambda ans, y, x: -y / (x * x + y * y)))
 
 
 def _max_share(x, y, ans):
@@ -222,7 +244,7 @@ absolute = elementwise("absolute", np.absolute, jvp_rules=(_abs_jvp,))
 def _where_jvp(branch):
     def rule(t, ans, c, x, y):
         zero = _shape.zeros_like(t)
-        return where(c, t, zero) if branch == 1 else where(c, zero, t)
+        return as_output(where(c, t, zero) if branch == 1 else where(c, zero, t), ans)
     return rule
 
 
@@ -247,14 +269,28 @@ stop_gradient.primitive.jvp = _stop_gradient_jvp
 # ---------------------------------------------- derivative zero almost everywhere
 
 
+def _sign_jvp(t, ans, x):
+    """Real sign is piecewise constant; complex sign(z) = z / |z| moves along the circle.
+
+    d(z/|z|) = (dz - s Re(conj(s) dz)) / |z| with s = sign(z), and 0 at z = 0.
+    """
+    if x.dtype.kind != "c":
+        return None
+    size = absolute(x)
+    inverse = where(equal(size, 0), 0, 1 / where(equal(size, 0), 1, size))
+    return (t - ans * real(conj(ans) * t)) * inverse
+
+
+sign = elementwise("sign", np.sign, jvp_rules=(_sign_jvp,))
+
+
 def _piecewise_constant(name, impl, arity=2):
     return elementwise(name, impl, zero_derivative=True, arity=arity)
 
 
-sign = _piecewise_constant("sign", np.sign, 1)
 floor = _piecewise_constant("floor", np.floor, 1)
 ceil = _piecewise_constant("ceil", np.ceil, 1)
-rint = _piecewise_constant("round", np.round, "params")
+round_ = _piecewise_constant("round", np.round, "params")  # round_: not to shadow the builtin
 floor_divide = _piecewise_constant("floor_divide", np.floor_divide)
 equal = _piecewise_constant("equal", np.equal)
 not_equal = _piecewise_constant("not_equal", np.not_equal)
@@ -268,3 +304,4 @@ logical_not = _piecewise_constant("logical_not", np.logical_not, 1)
 isnan = _piecewise_constant("isnan", np.isnan, 1)
 isfinite = _piecewise_constant("isfinite", np.isfinite, 1)
 isinf = _piecewise_constant("isinf", np.isinf, 1)
+logical_xor = _piecewise_constant("logical_xor", np.logical_xor)
