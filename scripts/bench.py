@@ -50,7 +50,7 @@ def parse_args(argv=None):
     p.add_argument("--only", help="workloads to run, e.g. W1,W3")
     p.add_argument("--engines", help=f"engines to run besides numpy, e.g. rune,autograd "
                                      f"(default: all of {', '.join(ENGINE_NAMES[1:])})")
-    p.add_argument("--repeats", type=int, help="interleaved rounds (default 11, quick 3)")
+    p.add_argument("--repeats", type=int, help="interleaved rounds (default 21, quick 3)")
     p.add_argument("--min-sample", type=float,
                    help="seconds per sample (default 0.02, quick 0.005)")
     p.add_argument("--threads", type=int, default=1,
@@ -58,8 +58,10 @@ def parse_args(argv=None):
     p.add_argument("--json", default="bench-results.json", help="where to write the results")
     p.add_argument("--markdown", help="also write the tables to this markdown file")
     p.add_argument("--plot", help="also plot the ratios to the numpy floor to this PNG")
+    p.add_argument("--from-json", metavar="PATH",
+                   help="measure nothing: report (and plot) the run saved in PATH")
     args = p.parse_args(argv)
-    args.repeats = args.repeats or (3 if args.quick else 11)
+    args.repeats = args.repeats or (3 if args.quick else 21)
     args.min_sample = args.min_sample or (0.005 if args.quick else 0.02)
     return args
 
@@ -471,7 +473,7 @@ def report(results, rows, engines, notes, header):
         r = results.get((row, engine))
         return "–" if r is None else f"{fmt(r['median'])} ({fmt(r['min'])}–{fmt(r['max'])})"
 
-    lines = header + [""]
+    lines = [f"- {line}" for line in header] + [""]
     lines += table("Median time (W1: per operation of the chain), min–max in parentheses; "
                    "lower is better", timing, unit=True)
     w3 = [] if ("W3 forward", "numpy") not in results or "W3 grad" not in rows else [
@@ -531,7 +533,8 @@ def machine_header(args, versions):
     ]
 
 
-def main(args):
+def measure(args):
+    """Check and time every (workload, engine) cell; the run as a JSON-ready dict."""
     rows = [w for w in WORKLOADS if not args.only
             or w.name.split()[0] in args.only.upper().split(",")]
     wanted = ["numpy"] + [e for e in ENGINE_NAMES[1:]
@@ -545,41 +548,45 @@ def main(args):
             notes.append(f"{name}: {e}")
     header = machine_header(args, versions)
     print("\n".join(header), flush=True)
-    results = {}
+    results = []
     for workload in rows:
         cells = []
         for engine in engines:
             try:
-                run = prepare(workload, engine)
+                cells.append(Cell(workload, engine.name, prepare(workload, engine)))
             except Unavailable as e:
                 notes.append(f"{workload.name} on {engine.name}: {e}")
-                continue
-            cells.append(Cell(workload, engine.name, run))
         time_row(cells, args.repeats, args.min_sample)
         # seconds per call -> microseconds per operation (W1) or milliseconds
         scale = 1e6 / (5 * SIZES["full"]["reps"]) if workload.per == "op" else 1e3
-        for c in cells:
-            results[(workload.name, c.engine)] = {
-                "unit": "µs/op" if workload.per == "op" else "ms",
-                "median": median(c.samples) * scale, "min": min(c.samples) * scale,
-                "max": max(c.samples) * scale, "calls_per_sample": c.number,
-                "samples": len(c.samples)}
-        print(f"{workload.name}: " + ", ".join(
-            f"{c.engine} {fmt(results[(workload.name, c.engine)]['median'])}" for c in cells),
-            flush=True)
+        results += [dict(workload=workload.name, engine=c.engine,
+                         unit="µs/op" if workload.per == "op" else "ms",
+                         median=median(c.samples) * scale, min=min(c.samples) * scale,
+                         max=max(c.samples) * scale, calls_per_sample=c.number,
+                         samples=len(c.samples)) for c in cells]
+        print(f"{workload.name}: " + ", ".join(f"{r['engine']} {fmt(r['median'])}"
+                                               for r in results[-len(cells):]), flush=True)
     header[-1] += f"; at the end {', '.join(f'{x:.2f}' for x in os.getloadavg())}"
-    names = [e.name for e in engines]
-    text = report(results, [w.name for w in rows], names, notes, header)
+    return {"header": header, "threads": THREAD_SETTINGS, "versions": versions,
+            "notes": notes, "results": results}
+
+
+def main(args):
+    if args.from_json:
+        run = json.loads(Path(args.from_json).read_text())
+    else:
+        run = measure(args)
+        Path(args.json).write_text(json.dumps(run, indent=1, ensure_ascii=False) + "\n")
+    results = {(r["workload"], r["engine"]): r for r in run["results"]}
+    rows = [w.name for w in WORKLOADS if any(row == w.name for row, _ in results)]
+    engines = [e for e in ENGINE_NAMES if any(engine == e for _, engine in results)]
+    text = report(results, rows, engines, run["notes"], run["header"])
     print("\n" + text)
-    Path(args.json).write_text(json.dumps({
-        "header": header, "threads": THREAD_SETTINGS, "versions": versions, "notes": notes,
-        "results": [dict(workload=w, engine=e, **r) for (w, e), r in results.items()],
-    }, indent=1, ensure_ascii=False) + "\n")
     if args.markdown:
         Path(args.markdown).parent.mkdir(parents=True, exist_ok=True)
         Path(args.markdown).write_text(text)
     if args.plot:
-        plot(results, [w.name for w in rows], names, args.plot)
+        plot(results, rows, engines, args.plot)
 
 
 if __name__ == "__main__":
