@@ -39,11 +39,13 @@ class Primitive:
         variables (which carry shape and dtype but no value).
       batch(values, dims, **params) -> (out, out_dim): the vmap rule.
       zero_derivative: the output does not move with the inputs (floor, sign...).
+      multilinear: linear in each argument only while the others stay fixed
+        (multiply, matmul): the record accepts one tangent argument at a time.
     """
 
     __slots__ = (
         "name", "impl", "abstract_eval", "jvp_rules", "jvp", "transpose_rules",
-        "batch", "zero_derivative", "call", "__weakref__",
+        "batch", "zero_derivative", "multilinear", "call", "__weakref__",
     )
 
     def __init__(self, name, impl, abstract_eval=None):
@@ -55,6 +57,7 @@ class Primitive:
         self.transpose_rules = None
         self.batch = None
         self.zero_derivative = False
+        self.multilinear = False
         self.call = self.bind  # replaced by the faster function that `binder` makes
 
     def __repr__(self):

@@ -40,10 +40,17 @@ class Record(GraphTrace):
     """
 
     def process(self, prim, args, params):
-        if prim.transpose_rules is None:
+        rules = prim.transpose_rules
+        tangents = [i for i, a in enumerate(args) if type(a) is Var and a._trace is self]
+        not_linear = (
+            rules is None
+            or (prim.multilinear and len(tangents) > 1)  # t * t is not linear in t
+            or (type(rules) is tuple and any(rules[i] is None for i in tangents))
+        )
+        if not_linear:
             raise TypeError(
-                f"{prim.name} was applied to a tangent, but it is not linear: a jvp rule "
-                f"must only scale, add and rearrange its tangents"
+                f"{prim.name} was applied to a tangent in a way that is not linear in it: "
+                f"a jvp rule must only scale, add and rearrange its tangents"
             )
         return super().process(prim, args, params)
 

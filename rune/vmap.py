@@ -10,10 +10,13 @@ whole batch, saying where the result's batch axis is; unbatched arguments
 from __future__ import annotations
 
 from . import ptree
-from .arguments import flatten_tensors
+from .arguments import as_tensor, flatten_tensors
 from .core import Trace, Tracer, new_trace
 from .nx.tensor import TracedValueError
 from .primitives import shape as _shape
+
+
+_PYTHON_NUMBERS = (bool, int, float, complex)
 
 
 class BatchTracer(Tracer):
@@ -98,9 +101,13 @@ def vmap(f, in_axes=0, out_axes=0):
     """
 
     def mapped(*args):
-        leaves, structure = flatten_tensors(args, "args")
+        leaves, structure = ptree.flatten(args)
         axes = _leaf_axes(in_axes, args, structure, "in_axes")
         names = ptree.paths(structure, "argument ")
+        # Mapped leaves become tensors; unmapped Python numbers stay numbers,
+        # so they keep numpy's weak typing (x32 * 2.0 stays float32).
+        leaves = [leaf if ax is None and isinstance(leaf, _PYTHON_NUMBERS)
+                  else as_tensor(leaf, name.strip()) for leaf, ax, name in zip(leaves, axes, names)]
         size = _batch_size(leaves, axes, names)
         axes = [None if ax is None else ax % len(leaf.shape) for leaf, ax in zip(leaves, axes)]
         with new_trace(BatchTrace, size) as trace:

@@ -138,3 +138,17 @@ def test_pullback_cotangent_errors():
         pullback(nx.array([1.0, 2.0, 3.0]))
     # and it can be called again with a good one
     assert str(pullback(nx.array([1.0, 1.0]))[0]) == "float64 [2] [2, 2]"
+
+
+def test_a_jvp_rule_that_is_not_linear_is_rejected_when_recorded():
+    """A custom rule squaring its tangent cannot be transposed: say so at once."""
+
+    @rune.custom_jvp
+    def f(x):
+        return nx.sin(x), lambda t: t * t
+
+    x = nx.array([1.0, 2.0])
+    with pytest.raises(TypeError, match="multiply was applied to a tangent in a way that is not linear"):
+        rune.grad(lambda x: nx.sum(f(x)))(x)
+    with pytest.raises(TypeError, match="divide was applied to a tangent in a way that is not linear"):
+        rune.grad(lambda x: nx.sum(rune.custom_jvp(lambda x: (x, lambda t: 1 / t))(x)))(x)

@@ -106,3 +106,10 @@ def test_control_flow_on_values_works_under_grad_but_float_raises():
     with pytest.raises(rune.TracedValueError, match=r"float\(Tensor\): the value is traced by rune.grad.*rune.detach"):
         rune.grad(lambda x: x * float(x))(T(2.0))
     assert float(rune.grad(lambda x: x * float(rune.detach(x)))(T(2.0))) == 2.0
+
+
+def test_vmap_keeps_unmapped_python_numbers_weak():
+    x32 = nx.Tensor(np.ones((3, 2), np.float32))
+    out = rune.vmap(lambda x, s: x * s, in_axes=(0, None))(x32, 2.0)
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out.numpy(), np.full((3, 2), 2.0, np.float32))

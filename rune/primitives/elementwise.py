@@ -122,6 +122,7 @@ negative = linear("negative", np.negative,
 multiply = elementwise("multiply", np.multiply, (lambda ans, x, y: y, lambda ans, x, y: x),
                        transpose_rules=(lambda ct, x, y: fit(multiply(ct, y), x),
                                         lambda ct, x, y: fit(multiply(x, ct), y)))
+multiply.primitive.multilinear = True
 # 1 / y, not reciprocal(y): numpy's reciprocal of an integer is an integer (1 // y).
 divide = elementwise("divide", np.divide, (lambda ans, x, y: 1 / y,
                                            lambda ans, x, y: negative(ans / y)),

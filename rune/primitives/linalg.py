@@ -172,6 +172,7 @@ matmul_p = Primitive("matmul", np.matmul, _matmul_abstract)
 matmul_p.jvp_rules = (lambda t, ans, x, y: matmul(t, y), lambda t, ans, x, y: matmul(x, t))
 matmul_p.transpose_rules = (_matmul_ct_x, _matmul_ct_y)
 matmul_p.batch = _matmul_batch
+matmul_p.multilinear = True
 matmul = binder(matmul_p, 2)
 
 # ------------------------------------------------------------------- einsum
@@ -286,6 +287,7 @@ einsum_p = Primitive("einsum", _einsum_impl, _einsum_abstract)
 einsum_p.jvp_rules = tuple(_einsum_jvp(i) for i in range(_MAX_OPERANDS))
 einsum_p.transpose_rules = tuple(_einsum_transpose(i) for i in range(_MAX_OPERANDS))
 einsum_p.batch = _einsum_batch
+einsum_p.multilinear = True
 einsum = binder(einsum_p)
 
 
