@@ -26,9 +26,12 @@ def _abstract(impl, cache):
     """Shape by broadcasting; dtype by running impl on one-element samples."""
 
     def abstract_eval(*args, **params):
-        shape = np.broadcast_shapes(*[np.shape(a) if not hasattr(a, "shape") else a.shape
-                                      for a in args])
-        key = (tuple(_dtype_of(a) for a in args), tuple(sorted(params.items())))
+        shapes = [a.shape if hasattr(a, "shape") else np.shape(a) for a in args]
+        first = shapes[0]
+        shape = first if all(s == first for s in shapes) else np.broadcast_shapes(*shapes)
+        key = tuple(_dtype_of(a) for a in args)
+        if params:
+            key = (key, tuple(sorted(params.items())))
         dtype = cache.get(key)
         if dtype is None:
             samples = [np.ones((), a.dtype) if hasattr(a, "dtype") else a for a in args]
