@@ -216,7 +216,38 @@ def _pow_exponent_factor(ans, x, y):
     return where(at_zero, 0, ans * log(where(at_zero, 1, x)))
 
 
-power = elementwise("power", np.power, (_pow_base_factor, _pow_exponent_factor))
+_general_power = elementwise("power", np.power, (_pow_base_factor, _pow_exponent_factor))
+
+
+def _integer_pow_impl(x, n):
+    # Square and multiply: for whole exponents this is several times faster
+    # than numpy's power, which goes through pow() (negative bases are slow).
+    result = None
+    while n:
+        if n & 1:
+            result = x if result is None else result * x
+        n >>= 1
+        if n:
+            x = x * x
+    return result
+
+
+integer_pow = elementwise(
+    "integer_pow", _integer_pow_impl,
+    (lambda ans, x, n: n * x if n == 2 else n * integer_pow(x, n=n - 1) if n > 1 else 1,),
+    arity="params")
+_MAX_INTEGER_POW = 32
+
+
+def power(x, y):
+    """x ** y; a float tensor to a small whole power multiplies (`integer_pow`)."""
+    if type(y) is int and 0 < y <= _MAX_INTEGER_POW and getattr(x, "dtype", None) is not None \
+            and x.dtype.kind in "fc":
+        return integer_pow(x, n=y)
+    return _general_power(x, y)
+
+
+power.primitive = _general_power.primitive
 # -y, not negative(y): a Python number must stay one (weakly typed) in the factor.
 arctan2 = elementwise("arctan2", np.arctan2, (lambda ans, y, x: x / (x * x + y * y),
                                               lambda ans, y, x: -y / (x * x + y * y)))
