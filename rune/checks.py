@@ -145,7 +145,8 @@ def _check_fwd(f, args, direction, position, tol, level):
     for t, n in zip(ptree.leaves(tangent), ptree.leaves(numeric)):
         t, n = np.asarray(t), np.asarray(n)
         if not np.allclose(t, n, atol=atol, rtol=rtol, equal_nan=True):
-            worst = np.unravel_index(np.argmax(np.abs(t - n)), t.shape) if t.ndim else ()
+            # Python ints, so the message reads (0,) and not (np.int64(0),).
+            worst = tuple(int(i) for i in np.unravel_index(np.argmax(np.abs(t - n)), t.shape))
             _fail("fwd", level, position,
                   f"the jvp gives {t[worst].item()!r}, central differences give "
                   f"{n[worst].item()!r}"
