@@ -12,8 +12,22 @@ from .reverse import vjp
 
 
 class GradientCheckError(AssertionError):
-    """A derivative disagrees with central differences (see `rune.check_grads`)."""
+    """A derivative disagrees with central differences (see `rune.check_grads`).
 
+    An AssertionError, so a failed check fails a test like an assert does.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> wrong = lambda x: nx.sum(rune.detach(x) * x)  # x * x with half its derivative
+    >>> try:
+    ...     rune.check_grads(wrong, (nx.array([1.0, 2.0]),), modes=("rev",))
+    ... except rune.GradientCheckError as error:
+    ...     print(str(error).split(":")[1])
+     rev mode, order 1, argument 0
+    """
+
+
+GradientCheckError.__module__ = "rune"  # rune.GradientCheckError, as users import it
 
 # Step and tolerance by the precision of the inputs: a central difference
 # errs by O(eps^2) from truncation and by O(precision / eps) from rounding.
@@ -131,7 +145,8 @@ def _check_fwd(f, args, direction, position, tol, level):
     for t, n in zip(ptree.leaves(tangent), ptree.leaves(numeric)):
         t, n = np.asarray(t), np.asarray(n)
         if not np.allclose(t, n, atol=atol, rtol=rtol, equal_nan=True):
-            worst = np.unravel_index(np.argmax(np.abs(t - n)), t.shape) if t.ndim else ()
+            # Python ints, so the message reads (0,) and not (np.int64(0),).
+            worst = tuple(int(i) for i in np.unravel_index(np.argmax(np.abs(t - n)), t.shape))
             _fail("fwd", level, position,
                   f"the jvp gives {t[worst].item()!r}, central differences give "
                   f"{n[worst].item()!r}"

@@ -78,11 +78,9 @@ class Primitive:
             try:
                 out._value = self.impl(*[a._value if type(a) is Tensor else a for a in args],
                                        **params)
-            except TypeError as error:  # free until raised (zero-cost try)
-                better = _not_a_number(self, args)
-                if better is None:
-                    raise
-                raise better from error
+            except TypeError as error:  # numpy's message names no argument
+                _name_the_argument(self, args, error)
+                raise
             return out
         if not trace.active:
             raise _leaked(trace)
@@ -92,9 +90,9 @@ class Primitive:
 _new_tensor = object.__new__
 
 
-def _not_a_number(prim, args):
-    """A TypeError naming the argument that is not a tensor or number (None,
-    a string...), for numpy's message that names neither; None if all are."""
+def _name_the_argument(prim, args, error):
+    """Raise a TypeError naming the argument that is not a tensor or a number
+    (None, a string...), if there is one, from numpy's `error`."""
     for i, arg in enumerate(args):
         if isinstance(arg, Tensor):
             continue
@@ -103,11 +101,10 @@ def _not_a_number(prim, args):
         except Exception:  # noqa: BLE001  (anything numpy cannot read is not a number)
             kind = "O"
         if kind not in "biufc":
-            return TypeError(
+            raise TypeError(
                 f"{prim.name}: argument {i} is a {type(arg).__name__}; expected a tensor, "
                 f"a numpy array or a number"
-            )
-    return None
+            ) from error
 _SCALARS = (int, float, complex, bool)
 _NO_PARAMS: dict = {}  # shared, never mutated
 

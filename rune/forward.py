@@ -15,11 +15,13 @@ from .primitives.elementwise import add, multiply
 from .primitives.shape import broadcast_like, zeros_like
 
 
-def apply_jvp(prim, primals, tangents, params, scale):
+def apply_jvp(prim, primals, tangents, params, ops):
     """The primitive's output and output tangent (None if zero).
 
-    `scale(t, factor, ans)` multiplies a tangent by a factor: a real
-    multiplication in forward mode, one recorded equation in reverse mode.
+    `ops` does the tangent arithmetic the rules leave to the interpreter:
+    `ops.scale(t, factor, ans)` for a Scaled rule and `ops.add(a, b)` to sum
+    the arguments' parts. Forward mode computes them (`VALUE_OPS`); reverse
+    mode records each as one equation (`reverse.Record`).
     """
     if prim.jvp is not None:
         return prim.jvp(primals, tangents, **params)
@@ -35,14 +37,14 @@ def apply_jvp(prim, primals, tangents, params, scale):
             continue
         rule = rules[i]
         if type(rule) is Scaled:
-            part = scale(t, rule.factor(ans, *primals, **params), ans)
+            part = ops.scale(t, rule.factor(ans, *primals, **params), ans)
         elif rule is None:
             raise NotImplementedError(_no_rule_message(prim))
         else:
             part = rule(t, ans, *primals, **params)
             if part is None:  # the rule says this argument does not move the output
                 continue
-        out = part if out is None else add(out, part)
+        out = part if out is None else ops.add(out, part)
     # With several arguments, one argument's part may still have its own
     # shape where the others broadcast it: give the tangent the output's shape.
     if len(primals) > 1 and out is not None and out.shape != ans.shape:
@@ -99,7 +101,7 @@ class JVPTrace(Trace):
     def process(self, prim, args, params):
         if len(args) == 1:  # then it is our tracer: this trace is the top one
             x = args[0]
-            ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, _multiply)
+            ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, VALUE_OPS)
             return ans if tangent is None else JVPTracer(self, ans, tangent)
         primals = []
         tangents = []
@@ -110,14 +112,23 @@ class JVPTrace(Trace):
             else:
                 primals.append(a)
                 tangents.append(None)
-        ans, tangent = apply_jvp(prim, primals, tangents, params, _multiply)
+        ans, tangent = apply_jvp(prim, primals, tangents, params, VALUE_OPS)
         if tangent is None:
             return ans
         return JVPTracer(self, ans, tangent)
 
 
-def _multiply(t, factor, ans):
-    return multiply(t, factor)
+class _ValueOps:
+    """Tangent arithmetic on values: what forward mode does with the rules."""
+
+    @staticmethod
+    def scale(t, factor, ans):
+        return multiply(t, factor)
+
+    add = staticmethod(add)
+
+
+VALUE_OPS = _ValueOps()
 
 
 def jvp_flat(f, primals, tangents, transform="rune.jvp"):

@@ -104,7 +104,13 @@ _DATACLASS = _NodeType(
 class Structure:
     """The shape of a structure without its leaves; compare with ==.
 
-    It prints with `*` for each leaf: `(*, [*, *])`.
+    It prints with `*` for each leaf: `(*, [*, *])`. Structures are hashable,
+    and `num_leaves` counts the leaves.
+
+    >>> from rune import ptree
+    >>> s = ptree.structure((1.0, [2.0, 3.0]))
+    >>> s, s.num_leaves, s == ptree.structure((0, [0, 0]))
+    ((*, [*, *]), 3, True)
     """
 
     __slots__ = ("kind", "aux", "children", "num_leaves")
@@ -157,6 +163,10 @@ def flatten(tree, is_leaf: Callable[[Any], bool] | None = None) -> tuple[list, S
       tree: any structure.
       is_leaf: optional predicate; a node for which it returns True is a leaf
         even if it is a container.
+
+    >>> from rune import ptree
+    >>> ptree.flatten([1.0, (2.0, None)])
+    ([1.0, 2.0], [*, (*, None)])
     """
     leaves: list = []
     return leaves, _flatten(tree, leaves, is_leaf)
@@ -177,6 +187,10 @@ def unflatten(structure: Structure, leaves) -> Any:
 
     Raises:
       ValueError: if the number of leaves is not `structure.num_leaves`.
+
+    >>> from rune import ptree
+    >>> ptree.unflatten(ptree.structure({"a": 0, "b": (0, 0)}), [1, 2, 3])
+    {'a': 1, 'b': (2, 3)}
     """
     leaves = list(leaves)
     if len(leaves) != structure.num_leaves:
@@ -232,12 +246,22 @@ def paths(structure: Structure, root: str = "") -> list[str]:
 
 
 def leaves(tree, is_leaf=None) -> list:
-    """The leaves of `tree`, in order."""
+    """The leaves of `tree`, in order (dict entries by sorted key).
+
+    >>> from rune import ptree
+    >>> ptree.leaves({"b": [1, 2], "a": 3})
+    [3, 1, 2]
+    """
     return flatten(tree, is_leaf)[0]
 
 
 def structure(tree, is_leaf=None) -> Structure:
-    """The `Structure` of `tree`."""
+    """The `Structure` of `tree`: its containers, with `*` for each leaf.
+
+    >>> from rune import ptree
+    >>> ptree.structure({"w": [1, 2], "b": 3})
+    {'b': *, 'w': [*, *]}
+    """
     return flatten(tree, is_leaf)[1]
 
 

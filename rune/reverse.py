@@ -18,6 +18,8 @@ primitive give forward mode, linearize and reverse mode together.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from . import ptree
@@ -41,13 +43,8 @@ class Record(GraphTrace):
 
     def process(self, prim, args, params):
         rules = prim.transpose_rules
-        tangents = [i for i, a in enumerate(args) if type(a) is Var and a._trace is self]
-        not_linear = (
-            rules is None
-            or (prim.multilinear and len(tangents) > 1)  # t * t is not linear in t
-            or (type(rules) is tuple and any(rules[i] is None for i in tangents))
-        )
-        if not_linear:
+        if rules is None or ((prim.multilinear or (type(rules) is tuple and None in rules))
+                             and not self._linear_use(prim, args)):
             raise TypeError(self.not_linear_message(prim))
         return super().process(prim, args, params)
 
@@ -56,6 +53,14 @@ class Record(GraphTrace):
             f"{prim.name} was applied to a tangent in a way that is not linear in it: "
             f"a jvp rule must only scale, add and rearrange its tangents"
         )
+
+    def _linear_use(self, prim, args):
+        """Whether the tangents among args are where the primitive is linear."""
+        tangents = [i for i, a in enumerate(args) if type(a) is Var and a._trace is self]
+        if prim.multilinear and len(tangents) > 1:
+            return False  # t * t is not linear in t
+        rules = prim.transpose_rules
+        return not (type(rules) is tuple and any(rules[i] is None for i in tangents))
 
     def read_error(self, read):
         raise RuntimeError(
@@ -81,12 +86,27 @@ class Record(GraphTrace):
         self.equations.append((_multiply, (t, factor), _SCALED, out))
         return out
 
+    def add(self, a, b):
+        """Record a + b: how the parts of a tangent are summed (fast when alike)."""
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return add(a, b)  # broadcasting or promoting: the general path
+        out = _new_var(Var)
+        out._trace = self
+        out.shape = a.shape
+        out.dtype = a.dtype
+        out.index = self.num_vars
+        self.num_vars += 1
+        self.equations.append((_add, (a, b), _ADDED, out))
+        return out
+
 
 _new_var = object.__new__
 _multiply = multiply.primitive
-# The params of every equation recorded by `scale` (never mutated): marks
-# them for the backward pass's fast path.
+_add = add.primitive
+# The params of every equation recorded by `scale` and `add` (never
+# mutated): they mark those equations for the backward pass's fast paths.
 _SCALED: dict = {}
+_ADDED: dict = {}
 
 
 def _broadcast_shapes(a, b):
@@ -118,12 +138,11 @@ class LinearizeTrace(Trace):
         super().__init__(level)
         self.transform = transform
         self.record = Record(level, transform)
-        self.scale = self.record.scale
 
     def process(self, prim, args, params):
         if len(args) == 1:  # then it is our tracer: this trace is the top one
             x = args[0]
-            ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, self.scale)
+            ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, self.record)
         else:
             primals = []
             tangents = []
@@ -134,7 +153,7 @@ class LinearizeTrace(Trace):
                 else:
                     primals.append(a)
                     tangents.append(None)
-            ans, tangent = apply_jvp(prim, primals, tangents, params, self.scale)
+            ans, tangent = apply_jvp(prim, primals, tangents, params, self.record)
         if tangent is None:
             return ans
         out = _new_tracer(LinearizeTracer)
@@ -221,6 +240,11 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
                 share = fit(share, t)
             _accumulate(cts, t.index, share)
             continue
+        if params is _ADDED:  # out = a + b, alike: each gets the whole cotangent
+            a, b = args
+            _accumulate(cts, a.index, ct)
+            _accumulate(cts, b.index, ct)
+            continue
         rules = prim.transpose_rules
         for i, arg in enumerate(args):
             if type(arg) is Var and arg._trace is record:  # not a Var of jit's graph
@@ -245,6 +269,17 @@ def _transpose_results(cts, record, prim, args, params, out):
 def _accumulate(cts, index, ct):
     previous = cts[index]
     cts[index] = ct if previous is None else add(previous, ct)
+
+
+def _free_with(function, record):
+    """Free the record's residuals as soon as `function` (a pullback) is dropped.
+
+    A record and its Vars refer to each other (a Var knows its trace, the
+    record lists the Vars), so without help only Python's cycle collector
+    would free them, late, with all the arrays the record keeps alive.
+    Emptying the equation list breaks the cycle.
+    """
+    weakref.finalize(function, record.equations.clear)
 
 
 # ------------------------------------------------------------- public API
@@ -278,6 +313,7 @@ def linearize(f, *primals):
         return ptree.unflatten(flat_f.out_structure, out)
 
     f_jvp.record = record
+    _free_with(f_jvp, record)
     f_jvp.in_vars = in_vars
     f_jvp.out_vars = out_vars
     # The record as a printable Graph: tangents of the float inputs in, the
@@ -324,13 +360,22 @@ def vjp(f, *primals, has_aux=False):
         return tuple(ptree.unflatten(structure, cts))
 
     pullback.record = record
+    _free_with(pullback, record)
     return (out, pullback, aux) if has_aux else (out, pullback)
 
 
 def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
     """A function returning `(f(*args), gradient)`; see `rune.grad`.
 
-    With has_aux it returns `((value, aux), gradient)`.
+    The value comes from the same run of f as the gradient. With has_aux it
+    returns `((value, aux), gradient)`. Raises as `rune.grad` does.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> value, gradient = rune.value_and_grad(lambda x: nx.sum(x * x))(nx.array([1.0, 2.0]))
+    >>> print(value); print(gradient)
+    float64 [] 5
+    float64 [2] [2, 4]
     """
 
     def value_and_grad_f(*args):
@@ -352,6 +397,7 @@ def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
         value, aux = flat_f.split(outs)
         seed = _gradient_seed(value, holomorphic)
         cts = evaluate_backward(record, out_vars[:1], [seed], in_vars)
+        record.equations.clear()  # see _free_with
         cts = [zeros_like(p) if c is None else c for p, c in zip(leaves, cts)]
         grads = ptree.unflatten(structure, cts)
         grads = grads[0] if not isinstance(argnums, (tuple, list)) else grads

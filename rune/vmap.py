@@ -106,11 +106,11 @@ def vmap(f, in_axes=0, out_axes=0):
     def mapped(*args):
         leaves, structure = ptree.flatten(args)
         axes = _leaf_axes(in_axes, args, structure, "in_axes")
-        names = ptree.paths(structure, "argument ")
+        names = [_argument_name(path) for path in ptree.paths(structure, "")]
         # Mapped leaves become tensors; unmapped Python numbers stay numbers,
         # so they keep numpy's weak typing (x32 * 2.0 stays float32).
         leaves = [leaf if ax is None and isinstance(leaf, _PYTHON_NUMBERS)
-                  else as_tensor(leaf, f"rune.vmap: {name.strip()}")
+                  else as_tensor(leaf, f"rune.vmap: {name}")
                   for leaf, ax, name in zip(leaves, axes, names)]
         size = _batch_size(leaves, axes, names)
         axes = [None if ax is None else ax % len(leaf.shape) for leaf, ax in zip(leaves, axes)]
@@ -120,7 +120,7 @@ def vmap(f, in_axes=0, out_axes=0):
             out = f(*ptree.unflatten(structure, tracers))
             out_leaves, out_structure = flatten_tensors(out, "rune.vmap: the output")
             out_dims = _leaf_axes(out_axes, out, out_structure, "out_axes", single=True)
-            out_names = ptree.paths(out_structure, "output")
+            out_names = ptree.paths(out_structure, "the output")
             results = [_to_out_axis(trace, leaf, d, size, name)
                        for leaf, d, name in zip(out_leaves, out_dims, out_names)]
         return ptree.unflatten(out_structure, results)
@@ -137,6 +137,13 @@ def _check_axes(axes, what):
             )
 
 
+def _argument_name(path):
+    """'[0]['w']' -> "argument 0 at ['w']": how error messages name a leaf."""
+    end = path.index("]")
+    rest = path[end + 1:]
+    return f"argument {path[1:end]}" + (f" at {rest}" if rest else "")
+
+
 def _leaf_axes(axes, tree, structure, what, single=False):
     """One axis (or None) per leaf: `axes` is broadcast over the tree it prefixes."""
     if axes is None or isinstance(axes, int):
@@ -145,7 +152,7 @@ def _leaf_axes(axes, tree, structure, what, single=False):
         if len(axes) != len(tree):
             raise ValueError(
                 f"rune.vmap: {what} has {len(axes)} entries, but the function was called "
-                f"with {len(tree)} positional arguments"
+                f"with {len(tree)} positional argument{'s' if len(tree) != 1 else ''}"
             )
         out = []
         for ax, arg in zip(axes, tree):
@@ -185,10 +192,6 @@ def _batch_size(leaves, axes, names):
     return size
 
 
-def _normalize(axis, ndim):
-    return axis % ndim if axis < 0 else axis
-
-
 def _to_out_axis(trace, leaf, out_dim, size, name):
     batched = type(leaf) is BatchTracer and leaf._trace is trace
     if out_dim is None:
@@ -204,13 +207,13 @@ def _to_out_axis(trace, leaf, out_dim, size, name):
         value = _shape.broadcast_to(_shape.reshape(leaf, shape=(1,) + tuple(leaf.shape)),
                                     shape=(size,) + tuple(leaf.shape))
         dim = 0
-    ndim = len(value.shape)
+    ndim = len(value.shape)  # the batch axis included
     if not -ndim <= out_dim < ndim:
         raise ValueError(
             f"rune.vmap: out_axes={out_dim} is out of range for {name}, which has {ndim} "
-            f"axes with the mapped axis (shape {tuple(value.shape)}; expected "
-            f"-{ndim} <= out_axes < {ndim})"
+            f"{'axis' if ndim == 1 else 'axes'} with the batch axis "
+            f"(expected {-ndim} <= out_axes < {ndim})"
         )
-    target = _normalize(out_dim, ndim)
+    target = out_dim % ndim
     return value if target == dim else _shape.moveaxis(value, dim, target)
 

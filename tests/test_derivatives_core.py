@@ -79,6 +79,13 @@ def test_check_grads_catches_a_wrong_derivative(ab):
         rune.check_grads(wrong, (a,), modes=("rev",))
 
 
+def test_check_grads_names_the_output_index_that_disagrees():
+    # relu'(0) = 0, where central differences see half the step.
+    with pytest.raises(rune.GradientCheckError) as caught:
+        rune.check_grads(nx.relu, (nx.array([1.0, 0.0]),), modes=("fwd",))
+    assert "(at output index (1,))" in str(caught.value)
+
+
 @pytest.mark.parametrize("x", [-2.0, 0.0, 3.0])
 def test_no_perturbation_confusion(x):
     f = lambda x: x * rune.grad(lambda y: x + y)(nx.array(2.0))

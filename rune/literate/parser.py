@@ -21,11 +21,15 @@ PYTHON_LANGUAGES = frozenset({"python", "py"})
 OUT_LANGUAGE = "out"
 
 DIRECTIVE_PREFIX = "literate:"
-DIRECTIVES = ("skip", "skip start", "skip end", "nondeterministic", "raises", "clear", "setup")
+DIRECTIVES = (
+    "skip", "skip start", "skip end", "nondeterministic", "raises", "clear", "setup", "out"
+)
 # Directives that modify the next python block (the others are steps of their own).
 _BLOCK_DIRECTIVES = frozenset({"skip", "nondeterministic", "raises"})
 # Directives that may also stand between a python block and its out block.
-_BETWEEN_DIRECTIVES = frozenset({"nondeterministic", "raises"})
+# `out` must stand right before a fence: it makes that fence the out block,
+# whatever its language (a ```mermaid diagram, say).
+_BETWEEN_DIRECTIVES = frozenset({"nondeterministic", "raises", "out"})
 
 # A fence may sit inside block quotes (">"), be indented (list items,
 # admonitions, content tabs) or follow a list bullet on the same line.
@@ -103,11 +107,17 @@ class Fence:
 
 @dataclass(frozen=True)
 class PythonBlock:
-    """A python fence, the out block that belongs to it, and its directives.
+    r"""A python fence, the out block that belongs to it, and its directives.
 
     ``gap_start`` is where the out block's removal begins: the end of the last
     line before it that is not blank, so that removing it also removes the
-    blank lines that separated it from the python block.
+    blank lines that separated it from the python block (and the `out`
+    directive that made a fence of another language its out block).
+
+    >>> from rune.literate import parse_page
+    >>> [block] = parse_page("```python\nprint(1)\n```\n\n```out\n1\n```\n").python_blocks
+    >>> block.line, block.fence.code, block.out.body, block.skip
+    (1, 'print(1)\n', '1', False)
     """
 
     fence: Fence
@@ -153,7 +163,13 @@ Step = PythonBlock | SetupBlock | ClearNamespace
 
 @dataclass(frozen=True)
 class Page:
-    """A parsed page: its exact text and its steps in page order."""
+    r"""A parsed page: its exact text and its steps in page order.
+
+    >>> from rune.literate import parse_page
+    >>> page = parse_page("Text.\n\n```python\nx = 1\n```\n", "intro.md")
+    >>> page.path, len(page.python_blocks), page.python_blocks[0].line
+    ('intro.md', 1, 3)
+    """
 
     path: str
     text: str
@@ -430,6 +446,8 @@ class _Assembler:
             token = self.tokens[index]
             index += 1
             if isinstance(token, _Directive):
+                if token.name == "out":  # one that python_block did not take
+                    raise self.misplaced_out(token, self.tokens[index : index + 1])
                 step = self.directive(token)
                 if step is not None:
                     steps.append(step)
@@ -485,6 +503,22 @@ class _Assembler:
             return ClearNamespace(line=line, skip=self.skip_start is not None)
         return None
 
+    def misplaced_out(self, token: _Directive, following: list) -> LiterateSyntaxError:
+        if following and isinstance(following[0], Fence):
+            problem = (
+                f"it marks {_describe(following[0])} as the out block of a python block, but "
+                f"no python block comes before it"
+            )
+        else:
+            found = _describe(following[0]) if following else "the end of the page"
+            problem = f"it marks the fence right after it as an out block, but next comes {found}"
+        return self.error(
+            token.line.number,
+            f"misplaced `out` directive: {problem}; write it after a python block (blank lines "
+            f"and the nondeterministic and raises directives may stand between), right before "
+            f"the fence that holds that block's output",
+        )
+
     def expect_no_pending(self, found: object) -> None:
         if self.pending:
             first = self.pending[0]
@@ -503,9 +537,10 @@ class _Assembler:
             between.append(self.tokens[lookahead])
             lookahead += 1
         following = self.tokens[lookahead] if lookahead < len(self.tokens) else None
+        marked = any(directive.name == "out" for directive in between)
         out = None
         gap_start = fence.end
-        if isinstance(following, Fence) and following.language == OUT_LANGUAGE:
+        if isinstance(following, Fence) and (following.language == OUT_LANGUAGE or marked):
             out = following
             for directive in between:
                 if directive.name not in _BETWEEN_DIRECTIVES:
@@ -513,8 +548,11 @@ class _Assembler:
                         directive.line.number,
                         f"`{directive.name}` cannot stand between the python block at line "
                         f"{fence.line} and its out block at line {out.line}; only "
-                        f"nondeterministic and raises can",
+                        f"nondeterministic, raises and out can",
                     )
+            if marked:
+                self.expect_out_last(between, out)
+                between = between[:-1]  # the `out` directive goes with its fence
             if between:
                 gap_start = between[-1].line.content_end
             self.pending.extend(between)
@@ -531,6 +569,17 @@ class _Assembler:
             gap_start=gap_start,
         )
         return block, index
+
+    def expect_out_last(self, between: list[_Directive], out: Fence) -> None:
+        """`out` stands right before its fence, so that removing the out block removes it too."""
+        for directive, after in zip(between, between[1:]):
+            if directive.name == "out":
+                raise self.error(
+                    directive.line.number,
+                    f"only blank lines may stand between the `out` directive and the fence "
+                    f"it marks at line {out.line}, but {_describe(after)} comes between; "
+                    f"put it before the `out` directive",
+                )
 
 
 def _describe(token: object) -> str:
@@ -566,10 +615,17 @@ def parse_page(text: str, path: str = "<page>") -> Page:
 
 
 def read_page(path: str | Path) -> Page:
-    """Read and parse the page at ``path`` (UTF-8, line endings kept as they are).
+    r"""Read and parse the page at ``path`` (UTF-8, line endings kept as they are).
 
     Raises :class:`LiterateSyntaxError` as :func:`parse_page` does, and
     ``OSError`` if the file cannot be read.
+
+    >>> import pathlib, tempfile
+    >>> from rune.literate import read_page
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "page.md"
+    >>> _ = path.write_text("```python\nprint(1)\n```\n")
+    >>> len(read_page(path).python_blocks)
+    1
     """
     with open(path, encoding="utf-8", newline="") as file:
         return parse_page(file.read(), str(path))

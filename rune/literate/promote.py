@@ -30,16 +30,34 @@ _FENCE_LIKE = re.compile(r"[ \t>]*(?P<marker>`{3,}|~{3,})[ \t]*")
 
 
 class PromoteError(Exception):
-    """The actual output cannot be written into the page safely."""
+    """The actual output cannot be written into the page safely.
+
+    For example, output containing a line that would close the out block's
+    fence: promote reports it instead of writing a page that parses another way.
+
+    >>> from rune.literate import PromoteError
+    >>> issubclass(PromoteError, Exception)
+    True
+    """
 
 
 @dataclass
 class PromotedPage:
-    """The outcome of promoting one page.
+    r"""The outcome of promoting one page.
 
     ``new_text`` equals ``old_text`` when nothing changes or when the page
     cannot be promoted; then ``error`` (an unparsable page) or ``failures``
     (blocks that raise, and so on) say why.
+
+    >>> import pathlib, tempfile
+    >>> from rune.literate import promote_page
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "page.md"
+    >>> _ = path.write_text("```python\nprint(2 + 2)\n```\n")
+    >>> promoted = promote_page(path)
+    >>> promoted.changed, promoted.failures
+    (True, [])
+    >>> promoted.new_text.splitlines()
+    ['```python', 'print(2 + 2)', '```', '', '```out', '4', '```']
     """
 
     path: str
@@ -183,11 +201,18 @@ def _verify(page: Page, text: str, results: list[BlockResult]) -> None:
 
 
 def promote_page(path: str | Path, display_path: str | None = None) -> PromotedPage:
-    """Run the page at ``path`` and compute its promoted text, without writing it.
+    r"""Run the page at ``path`` and compute its promoted text, without writing it.
 
     ``display_path`` names the page in messages and diffs (default: ``path``).
     Never raises for a bad page: parse errors and failing blocks are recorded
     in the returned :class:`PromotedPage`, whose text is then unchanged.
+
+    >>> import pathlib, tempfile
+    >>> from rune.literate import promote_page
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "page.md"
+    >>> _ = path.write_text("```python\nprint(1)\n```\n\n```out\n1\n```\n")
+    >>> promote_page(path).changed
+    False
     """
     name = display_path or str(path)
     try:
@@ -211,11 +236,19 @@ def promote_page(path: str | Path, display_path: str | None = None) -> PromotedP
 
 
 def write_atomically(path: str | Path, text: str) -> None:
-    """Replace the file at ``path`` with ``text`` (UTF-8, line endings as given).
+    r"""Replace the file at ``path`` with ``text`` (UTF-8, line endings as given).
 
     The text goes to a temporary file in the same directory which then
     replaces the original in one step, so a crash never leaves half a page.
     The file's permission bits are kept.
+
+    >>> import pathlib, tempfile
+    >>> from rune.literate import write_atomically
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "page.md"
+    >>> _ = path.write_text("old")
+    >>> write_atomically(path, "new\r\n")
+    >>> path.read_bytes()
+    b'new\r\n'
     """
     path = Path(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

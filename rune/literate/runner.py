@@ -23,7 +23,12 @@ from .parser import ClearNamespace, Fence, Page, PythonBlock, SetupBlock, Step, 
 
 
 class Outcome(enum.Enum):
-    """How a python block fared."""
+    """How a python block fared; its value says it in words.
+
+    >>> from rune.literate import Outcome
+    >>> Outcome.MISSING_OUT.value
+    'printed output but has no out block; run promote'
+    """
 
     PASSED = "passed"
     SKIPPED = "skipped"
@@ -40,10 +45,15 @@ PROMOTABLE = frozenset({Outcome.MISMATCH, Outcome.MISSING_OUT})
 
 @dataclass
 class BlockResult:
-    """The result of running one python block.
+    r"""The result of running one python block.
 
     ``output`` is what the block printed; for a block marked ``raises`` it ends
     with the exception's last traceback line. It is what ``promote`` writes.
+
+    >>> from rune.literate import PageRunner, parse_page
+    >>> [result] = PageRunner(parse_page("```python\nprint(6 * 7)\n```\n")).run_all()
+    >>> result.outcome.name, result.output, result.failed
+    ('MISSING_OUT', '42\n', True)
     """
 
     block: PythonBlock

@@ -6,6 +6,7 @@ composition of primitives, so every transformation applies to it.
 
 import sys as _sys
 
+from . import comparisons, creation, dtypes, indexing, math, products, reductions, shapes
 from . import tensor as _tensor
 from .tensor import Tensor, TracedValueError
 from .dtypes import *  # noqa: F403
@@ -26,4 +27,6 @@ _tensor._ops = _sys.modules[__name__]
 _tensor._functions.update(
     (name, f) for name, f in vars(_elementwise).items() if hasattr(f, "primitive"))
 
-__all__ = ["Tensor", "TracedValueError"]  # extended by the star imports' __all__
+_families = (dtypes, creation, math, comparisons, reductions, shapes, indexing, products)
+__all__ = ["Tensor", "TracedValueError", "linalg", "random"] + [
+    name for family in _families for name in family.__all__]

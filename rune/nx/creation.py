@@ -60,7 +60,7 @@ def asarray(obj, dtype=None) -> Tensor:
     never changes, and the array could).
 
     Raises:
-      as nx.array.
+      ValueError, TypeError, TracedValueError: as nx.array does.
 
     >>> from rune import nx
     >>> t = nx.array([1.0, 2.0])
@@ -148,7 +148,7 @@ def full(shape, fill_value, dtype=None) -> Tensor:
       dtype: the element type (default: fill_value's, as numpy does).
 
     Raises:
-      as nx.zeros.
+      TypeError, ValueError: as nx.zeros does.
 
     >>> from rune import nx
     >>> print(nx.full(2, 0.5))

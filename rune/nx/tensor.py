@@ -21,6 +21,14 @@ class TracedValueError(Exception):
     differentiation `bool()` and `int()` read the value (their result does not
     move with it, so Python control flow works), while `float()`, `item()`
     and `numpy()` raise: the number would drop the derivative.
+
+    >>> import rune
+    >>> from rune import nx
+    >>> try:
+    ...     rune.jit(lambda x: x * float(x))(nx.array(2.0))
+    ... except rune.TracedValueError as error:
+    ...     print(str(error).split(",")[0])
+    float(Tensor): the value is traced by rune.jit
     """
 
 
@@ -79,6 +87,9 @@ def _binary(name: str, symbol: str, reflected: bool = False):
     method.__doc__ = f"{'other' if reflected else 'self'} {symbol} " \
                      f"{'self' if reflected else 'other'}, elementwise (nx.{name})."
     return method
+
+
+TracedValueError.__module__ = "rune"  # rune.TracedValueError, as users import it
 
 
 class Tensor:

@@ -26,9 +26,12 @@ def _abstract(impl, cache):
     """Shape by broadcasting; dtype by running impl on one-element samples."""
 
     def abstract_eval(*args, **params):
-        shape = np.broadcast_shapes(*[np.shape(a) if not hasattr(a, "shape") else a.shape
-                                      for a in args])
-        key = (tuple(_dtype_of(a) for a in args), tuple(sorted(params.items())))
+        shapes = [a.shape if hasattr(a, "shape") else np.shape(a) for a in args]
+        first = shapes[0]
+        shape = first if all(s == first for s in shapes) else np.broadcast_shapes(*shapes)
+        key = tuple(_dtype_of(a) for a in args)
+        if params:
+            key = (key, tuple(sorted(params.items())))
         dtype = cache.get(key)
         if dtype is None:
             samples = [np.ones((), a.dtype) if hasattr(a, "dtype") else a for a in args]
@@ -209,7 +212,9 @@ sigmoid = elementwise("sigmoid", _sigmoid_impl, (lambda ans, x: ans * (1 - ans),
 def _pow_base_factor(ans, x, y):
     # y * x**(y-1), written so that y = 0 gives 0 rather than 0 * inf at x = 0.
     if isinstance(y, (int, float)):  # x ** 3: keep the exponent a (weakly typed) scalar
-        return y * power(x, y - 1) if y != 0 else _shape.zeros_like(ans)
+        if y == 0:
+            return _shape.zeros_like(ans)
+        return y * x if y == 2 else y * power(x, y - 1)  # x ** 2 is common: skip x ** 1
     return y * power(x, where(equal(y, 0), 1, y - 1))
 
 
@@ -221,7 +226,38 @@ def _pow_exponent_factor(ans, x, y):
     return where(at_zero, 0, ans * log(where(at_zero, 1, x)))
 
 
-power = elementwise("power", np.power, (_pow_base_factor, _pow_exponent_factor))
+_general_power = elementwise("power", np.power, (_pow_base_factor, _pow_exponent_factor))
+
+
+def _integer_pow_impl(x, n):
+    # Square and multiply: for whole exponents this is several times faster
+    # than numpy's power, which goes through pow() (negative bases are slow).
+    result = None
+    while n:
+        if n & 1:
+            result = x if result is None else result * x
+        n >>= 1
+        if n:
+            x = x * x
+    return result
+
+
+integer_pow = elementwise(
+    "integer_pow", _integer_pow_impl,
+    (lambda ans, x, n: n * x if n == 2 else n * integer_pow(x, n=n - 1) if n > 1 else 1,),
+    arity="params")
+_MAX_INTEGER_POW = 32
+
+
+def power(x, y):
+    """x ** y; a float tensor to a small whole power multiplies (`integer_pow`)."""
+    if type(y) is int and 0 < y <= _MAX_INTEGER_POW and getattr(x, "dtype", None) is not None \
+            and x.dtype.kind in "fc":
+        return integer_pow(x, n=y)
+    return _general_power(x, y)
+
+
+power.primitive = _general_power.primitive
 # -y, not negative(y): a Python number must stay one (weakly typed) in the factor.
 arctan2 = elementwise("arctan2", np.arctan2, (lambda ans, y, x: x / (x * x + y * y),
                                               lambda ans, y, x: -y / (x * x + y * y)))

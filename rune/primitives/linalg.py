@@ -126,6 +126,8 @@ def _matmul_ct_x(ct, x, y):
     """Cotangent of x in x @ y: ct @ y^T, summed over the axes that broadcast x."""
     if len(y.shape) == 1:  # out[..., n] = sum_k x[..., n, k] y[k]
         g = multiply(_add_axis(ct, -1), y)
+    elif len(x.shape) == 1 and len(y.shape) == 2:  # out[m] = sum_k x[k] y[k, m]
+        g = matmul(y, ct)
     elif len(x.shape) == 1:  # out[..., m] = sum_k x[k] y[..., k, m]
         g = matmul(y, _add_axis(ct, -1))
         g = _shape.reshape(g, shape=g.shape[:-1])
@@ -139,6 +141,8 @@ def _matmul_ct_y(ct, x, y):
     if len(x.shape) == 1:  # out[..., m] = sum_k x[k] y[..., k, m]
         g = multiply(x, ct) if len(y.shape) == 1 else multiply(_add_axis(x, -1),
                                                                 _add_axis(ct, -2))
+    elif len(y.shape) == 1 and len(x.shape) == 2:  # out[n] = sum_k x[n, k] y[k]
+        g = matmul(ct, x)
     elif len(y.shape) == 1:  # out[..., n] = sum_k x[..., n, k] y[k]
         g = matmul(_add_axis(ct, -2), x)
     else:
@@ -150,6 +154,12 @@ def _matmul_batch(values, dims):
     x, y = values
     example = [v.shape[:d] + v.shape[d + 1:] if d is not None else v.shape
                for v, d in zip(values, dims)]
+    # Vectors against one matrix (a Jacobian's rows, a batch of inputs): the
+    # batch is a matrix, and one matrix product does it.
+    if dims[1] is None and len(y.shape) == 2 and len(example[0]) == 1:
+        return matmul(_shape._move_to_front(x, dims[0]), y), 0
+    if dims[0] is None and len(x.shape) == 2 and len(example[1]) == 1:
+        return matmul(x, _shape.moveaxis(y, dims[1], 1) if dims[1] != 1 else y), 1
     # A vector per example would read as a matrix once batched: make it one.
     promoted = False
     if dims[0] is not None and len(example[0]) == 1:

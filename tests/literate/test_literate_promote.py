@@ -24,6 +24,7 @@ PASSING = [
     "raises.md",
     "directives.md",
     "skip.md",
+    "mermaid.md",
 ]
 
 
@@ -183,7 +184,11 @@ def pages(draw):
             out_marker = (
                 marker if not any(line.startswith(marker[0] * 3) for line in body) else "`" * 5
             )
-            lines += [prefix.rstrip(), prefix + out_marker + "out"]
+            # An out block may also be a fence of another language marked by `out`.
+            if draw(st.booleans()):
+                lines += [prefix.rstrip(), prefix + "<!-- literate: out -->", prefix + out_marker + "mermaid"]
+            else:
+                lines += [prefix.rstrip(), prefix + out_marker + "out"]
             lines += [(prefix + line if line else prefix.rstrip()) for line in body]
             lines += [prefix + out_marker]
         lines.append("")

@@ -29,6 +29,7 @@ def outcomes(results):
         "ellipsis.md",
         "raises.md",
         "directives.md",
+        "mermaid.md",
     ],
 )
 def test_passing_fixtures_pass(fixtures_dir, name):
