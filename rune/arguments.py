@@ -12,11 +12,15 @@ _NUMBERS = (int, float, complex, bool, np.ndarray, np.generic)
 
 
 def as_tensor(x, where: str):
-    """A leaf as a Tensor (tracers pass through); numbers and arrays convert."""
+    """A leaf as a Tensor (tracers pass through); numbers and arrays convert.
+
+    A numpy array is copied: the caller may change it later, and a pullback
+    or tangent map that kept it would then quietly compute with new values.
+    """
     if isinstance(x, Tensor):
         return x
     if isinstance(x, _NUMBERS):
-        return Tensor(np.asarray(x))
+        return Tensor(np.array(x))
     raise TypeError(
         f"{where}: expected a tensor, a numpy array or a number, got {type(x).__name__}"
     )

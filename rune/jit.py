@@ -215,7 +215,7 @@ class Jitted:
                 avals.append((tuple(leaf.shape), np.dtype(leaf.dtype)))
                 traced = True
             elif isinstance(leaf, (np.ndarray, np.generic)):
-                leaves[i] = leaf = Tensor(leaf)
+                leaves[i] = leaf = Tensor(np.array(leaf))  # a copy: the caller may change it
                 avals.append((leaf.shape, leaf.dtype))
                 values.append(leaf._value)
             else:

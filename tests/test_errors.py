@@ -321,3 +321,24 @@ def test_linear_transpose_of_an_affine_function_transposes_its_linear_part():
     assert str(ct) == "float64 [2] [3, 6]"
     np.testing.assert_array_equal(
         rune.linear_transpose(lambda x: x[::-1], X)(nx.array([1.0, 2.0]))[0].numpy(), [2.0, 1.0])
+
+
+# ------------------------- mistakes that used to give a wrong number quietly
+
+
+def test_changing_a_numpy_input_after_vjp_does_not_change_the_pullback():
+    array = np.array([1.0, 2.0])
+    _, pullback = rune.vjp(lambda x: nx.sin(x) * x, array)
+    before = pullback(nx.ones(2))[0].numpy()
+    array[:] = [5.0, 6.0]  # the pullback kept a copy, not the caller's array
+    np.testing.assert_array_equal(pullback(nx.ones(2))[0].numpy(), before)
+    _, f_jvp = rune.linearize(lambda x: x * x, array)
+    array[0] = 7.0
+    assert str(f_jvp(nx.ones(2))) == "float64 [2] [10, 12]"
+
+
+def test_a_jitted_function_does_not_return_the_callers_array():
+    array = np.array([1.0])
+    out = rune.jit(lambda x: x)(array)
+    array[0] = 3.0
+    assert str(out) == "float64 [1] [1]"
