@@ -328,6 +328,10 @@ def _linearize(kind, call, trace, leaves):
     _check_not_closed_over(kind.name, trace, outs)
     if all(t is None for t in tangents):
         return outs
+    if kind is _TRANSPOSE and isinstance(call, _PythonCall):
+        # The rule, a closure made on these primals, would transpose with their
+        # values if it read them: trace it once, which raises if it does.
+        _trace_call(kind, call, primals)
     if kind.rule_maps == "tangents":  # custom_jvp: the rule records its own linear operations
         out_tangents = rule(*tangents)
         record = trace.record
