@@ -19,6 +19,9 @@ random programs and points the tests check that
 - complex128 programs of holomorphic operations satisfy the same identities
   with complex tangents (holomorphic=True for the second derivatives).
 
+Programs also pass through a custom_jvp, a checkpoint and a jitted function,
+which must not change any of this.
+
 tests/conftest.py sets how many examples run (RUNE_PROPERTY_EXAMPLES for a
 long run). A failure prints the program as a formula.
 """
@@ -34,6 +37,22 @@ from rune import nx
 
 # ------------------------------------------------------------ the operations
 
+
+@rune.custom_jvp
+def custom_tanh(x):
+    y = nx.tanh(x)
+    return y, lambda t: t * (1.0 - y * y)
+
+
+@rune.custom_jvp
+def custom_sin(z):
+    return nx.sin(z), lambda t: t * nx.cos(z)
+
+
+# Transformations inside programs: the same derivatives must come through them.
+checkpointed = rune.checkpoint(lambda x: nx.sin(x) * nx.cos(x))
+jitted = rune.jit(lambda x: nx.cos(x) * x + 0.5)
+
 REAL_UNARY = {
     "sin": nx.sin,
     "cos": nx.cos,
@@ -42,14 +61,20 @@ REAL_UNARY = {
     "exp_tanh": lambda x: nx.exp(nx.tanh(x)),  # exp of a bounded input
     "log1p_square": lambda x: nx.log(1.0 + x * x),  # log of a positive shift
     "square": nx.square,
+    "cube_damped": lambda x: x ** 3 / (1.0 + x * x),  # grows like x, not x^3
+    "sqrt_shifted": lambda x: nx.sqrt(1.0 + x * x),
     "negative": nx.negative,
     "half": lambda x: 0.5 * x,
+    "custom_tanh": custom_tanh,
+    "checkpointed": checkpointed,
+    "jitted": jitted,
 }
 REAL_BINARY = {
     "add": nx.add,
     "subtract": nx.subtract,
     "multiply": nx.multiply,
     "divide_bounded": lambda x, y: x / (2.0 + nx.sin(y)),  # 1 <= 2 + sin y <= 3
+    "power_bounded": lambda x, y: (2.0 + nx.sin(x)) ** nx.tanh(y),
     "maximum": nx.maximum,
 }
 # Holomorphic operations only, for complex programs (no sigmoid or tanh: they
@@ -58,12 +83,17 @@ COMPLEX_UNARY = {
     "sin": nx.sin,
     "cos": nx.cos,
     "square": nx.square,
+    "cube": lambda z: z ** 3,
     "negative": nx.negative,
     "exp_half": lambda z: nx.exp(0.5 * z),
     "rotate": lambda z: (0.6 - 0.8j) * z,
+    "custom_sin": custom_sin,
+    "checkpointed": checkpointed,
+    "jitted": jitted,
 }
 COMPLEX_BINARY = {"add": nx.add, "subtract": nx.subtract, "multiply": nx.multiply}
 OPS = {"real": (REAL_UNARY, REAL_BINARY), "complex": (COMPLEX_UNARY, COMPLEX_BINARY)}
+REDUCTIONS = ("sum", "mean", "prod", "logsumexp", "var")
 
 
 def broadcasts(a, b):
@@ -112,7 +142,8 @@ def expression(draw, shapes, kind, depth):
         return ("binary", name, child, other), np.broadcast_shapes(shape, other_shape)
     ndim = len(shape)
     if what == "reduce":
-        name = draw(st.sampled_from(["sum", "mean"]))
+        names = ["sum", "mean", "prod"] + (["logsumexp", "var"] if kind == "real" else [])
+        name = draw(st.sampled_from(names))
         axes = tuple(sorted(draw(st.lists(st.integers(0, max(ndim - 1, 0)), unique=True,
                                           max_size=ndim))))
         keepdims = draw(st.booleans())
@@ -125,9 +156,15 @@ def expression(draw, shapes, kind, depth):
                   ("reshape", (size,)),
                   ("reshape", shape[:position] + (1,) + shape[position:]),
                   ("reshape", tuple(n for n in shape if n != 1))]
-    op, param = draw(st.sampled_from(candidates))
-    out = tuple(shape[a] for a in param) if op == "transpose" else param
-    return (op, param, child), out
+    if ndim:
+        axis = draw(st.integers(0, ndim - 1))
+        doubled = shape[:axis] + (2 * shape[axis],) + shape[axis + 1:]
+        candidates += [("flip", axis, shape), ("reverse_first", None, shape),
+                       ("self_concatenate", axis, doubled), ("first_row", None, shape[1:])]
+    op, param, *out = draw(st.sampled_from(candidates))
+    if not out:
+        out = [tuple(shape[a] for a in param) if op == "transpose" else param]
+    return (op, param, child), out[0]
 
 
 @st.composite
@@ -148,7 +185,7 @@ def show(node):
         return f"{node[1]}({show(node[2])})"
     if tag == "binary":
         return f"{node[1]}({show(node[2])}, {show(node[3])})"
-    if tag in ("sum", "mean"):
+    if tag in REDUCTIONS:
         return f"{tag}({show(node[3])}, axis={node[1]}, keepdims={node[2]})"
     return f"{tag}({show(node[2])}, {node[1]})"
 
@@ -181,11 +218,20 @@ class Program:
             if node[1] == "maximum" and gaps is not None:
                 gaps.append(float(np.min(np.abs(np.asarray(a) - np.asarray(b)), initial=np.inf)))
             return self.binary[node[1]](a, b)
-        if tag in ("sum", "mean"):
+        if tag in REDUCTIONS:
             return getattr(nx, tag)(self.run(node[3], xs, gaps), axis=node[1], keepdims=node[2])
+        x = self.run(node[2], xs, gaps)
         if tag == "transpose":
-            return nx.transpose(self.run(node[2], xs, gaps), node[1])
-        return nx.reshape(self.run(node[2], xs, gaps), node[1])
+            return nx.transpose(x, node[1])
+        if tag == "flip":
+            return nx.flip(x, node[1])
+        if tag == "reverse_first":
+            return x[::-1]
+        if tag == "first_row":
+            return x[0]
+        if tag == "self_concatenate":
+            return nx.concatenate([x, 2.0 * x], axis=node[1])
+        return nx.reshape(x, node[1])
 
     def loss(self, *xs):
         """A scalar of the program: the sum of its output."""
