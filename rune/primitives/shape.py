@@ -75,6 +75,8 @@ transpose = _linear_shape_op(
 def moveaxis(x, source, destination):
     """Move one axis of x to a new position (a transpose)."""
     ndim = len(x.shape)
+    if source % ndim == destination % ndim:  # nothing moves (vmap rules ask for this often)
+        return x
     order = [a for a in range(ndim) if a != source]
     order.insert(destination % ndim, source)
     return transpose(x, axes=tuple(order))
