@@ -27,7 +27,7 @@ from .nx.tensor import Tensor
 from .primitives import elementwise as _e
 from .primitives import shape as _shape
 from .primitives.control import (Aval, SubGraph, cond_p, join_consts, readable, scan_p,
-                                  trace_graph, while_p)
+                                  trace_graph, tracing, while_p)
 
 __all__ = ["cond", "while_loop", "fori_loop", "scan"]
 
@@ -44,8 +44,10 @@ def _check_predicate(pred, where):
     """A predicate is a boolean scalar: a Python or numpy bool, or a bool tensor of shape ()."""
     if isinstance(pred, (bool, np.bool_)):
         return
-    if not isinstance(pred, (Tensor, np.ndarray)):
-        raise TypeError(f"{where} must be a boolean scalar, got {type(pred).__name__}")
+    if not isinstance(pred, (Tensor, np.ndarray)) or (
+            type(pred) is WeakVar and pred.python_type is not bool):  # a number traced by jit
+        got = pred.python_type if type(pred) is WeakVar else type(pred)
+        raise TypeError(f"{where} must be a boolean scalar, got {got.__name__}")
     if pred.dtype != np.bool_:
         raise TypeError(f"{where} must be a boolean scalar, got dtype {pred.dtype} "
                         f"(compare to make one: x > 0)")
@@ -311,9 +313,9 @@ def scan(f, init, xs=None, length=None, reverse=False):
     stacked leaf by leaf along a new first axis. With xs=None, give length:
     f gets x=None.
 
-    On values and under differentiation it runs as that Python loop. When
-    its carry or xs are traced (rune.jit, rune.vmap) f is traced once and
-    one `scan` equation runs the loop; it has rules for every
+    On values and under differentiation it runs as that Python loop. Under
+    rune.jit or rune.vmap (or in a traced branch or body) f is traced once
+    and one `scan` equation runs the loop; it has rules for every
     differentiation (reverse mode runs a scan backward).
 
     Args:
@@ -347,7 +349,9 @@ def scan(f, init, xs=None, length=None, reverse=False):
     x_leaves = [as_tensor(x, f"rune.scan: {name}") for x, name in zip(x_leaves, x_names)]
     n = _scan_length(x_leaves, x_names, length)
     loop = _Loop(f, carry_structure, x_structure)
-    if n and all(map(readable, carry + x_leaves)):
+    # No predicate to read: Python's loop, unless jit or vmap traces (f may close over
+    # traced values).
+    if n and not tracing() and all(map(readable, carry + x_leaves)):
         return loop.python(carry, x_leaves, n, reverse)
     return loop.traced(carry, x_leaves, n, reverse)
 

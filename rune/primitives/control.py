@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core import Primitive, Tracer, new_trace
+from ..core import Primitive, Tracer, _stack, new_trace
 from ..custom import _LinearRule, _placed, _split_level, _top_trace, _zeros, linear_call
 from ..forward import JVPTrace, JVPTracer, jvp_flat
 from ..graph import Graph, GraphTrace, Var, WeakVar
@@ -52,7 +52,7 @@ from . import reduce as _reduce
 from . import shape as _shape
 
 __all__ = ["cond_p", "while_p", "scan_p", "SubGraph", "trace_graph", "join_consts", "readable",
-           "Aval", "WHILE_REVERSE_MESSAGE"]
+           "tracing", "Aval", "WHILE_REVERSE_MESSAGE"]
 
 WHILE_REVERSE_MESSAGE = (
     "rune.while_loop: reverse-mode differentiation of while_loop needs a static trip count: "
@@ -119,6 +119,13 @@ def readable(x) -> bool:
     except TracedValueError:
         return False
     return True
+
+
+def tracing() -> bool:
+    """Whether a transformation that traces (jit, vmap, a traced branch or
+    body) is active: then values made now may be traced even if the
+    arguments are not (a function may close over traced values)."""
+    return any(isinstance(t, (GraphTrace, BatchTrace)) for t in _stack)
 
 
 def is_float(x) -> bool:
