@@ -181,12 +181,12 @@ def while_loop(cond_fun, body_fun, init_val):
             val = body_fun(val)
         return val
 
-    and that is how it runs while the predicate can be read (on values,
-    and under differentiation: grad, jvp, hessian all work). When the carry
-    is traced (rune.jit, rune.vmap) cond_fun and body_fun are traced once
-    and one `while` equation runs the loop. Under vmap with a predicate per
-    example the loop goes on while some example's does, and the finished
-    examples keep their carry.
+    and that is how it runs on values and under differentiation (where the
+    predicate is read: grad, jvp, hessian all work). Under rune.jit or
+    rune.vmap cond_fun and body_fun are traced once and one `while`
+    equation runs the loop. Under vmap with a predicate per example the
+    loop goes on while some example's does, and the finished examples keep
+    their carry.
 
     Traced, its derivative is forward mode only (jvp, jacfwd): reverse mode
     needs the trip count in advance, as in JAX; use scan, or fori_loop with
@@ -214,13 +214,12 @@ def while_loop(cond_fun, body_fun, init_val):
     _check_function(body_fun, "body_fun", "rune.while_loop")
     leaves, structure = _carry_leaves(init_val, "rune.while_loop: init_val")
     where = "rune.while_loop: the value cond_fun returns"
-    # Python runs the loop while the carry can be read (a traced one goes to the primitive).
-    while all(map(readable, leaves)):
+    # Python runs the loop on values and under differentiation; under jit or vmap cond_fun may
+    # read traced values from its closure, so the loop is traced (nothing is run to find out).
+    while not tracing() and all(map(readable, leaves)):
         carry = ptree.unflatten(structure, leaves)
         pred = cond_fun(carry)
         _check_predicate(pred, where)
-        if not readable(pred):  # cond_fun reads a traced value from its closure
-            break
         if not pred:
             return carry
         leaves = _checked_like(body_fun(carry), structure, leaves, "rune.while_loop: body_fun",
