@@ -26,8 +26,8 @@ from .graph import WeakVar, type_text
 from .nx.tensor import Tensor
 from .primitives import elementwise as _e
 from .primitives import shape as _shape
-from .primitives.control import (Aval, SubGraph, cond_p, join_consts, readable, scan_p,
-                                  trace_graph, tracing, while_p)
+from .primitives.control import cond_p, scan_p, while_p
+from .subgraphs import Aval, SubGraph, join_consts, readable, trace_graph, tracing
 
 __all__ = ["cond", "while_loop", "fori_loop", "scan"]
 
