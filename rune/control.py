@@ -5,13 +5,13 @@ values, and under differentiation (where `bool()` reads the value beneath
 the tracer). Then every differentiation works with no rule of its own, and
 the results are Python's.
 
-When the predicate is traced (under `rune.jit`, or `rune.vmap` with a
-predicate per example) the functions are traced to graphs on Vars of the
-operands' or carry's shapes and dtypes, and one primitive (`cond`, `while`,
-`scan`, in rune/primitives/control.py) is bound with the graphs as params.
-scan, which has no predicate, does the same whenever its carry or xs are
-traced. The primitives have jvp, reverse-mode and batching rules, so jit,
-vmap and the differentiations compose with them.
+Under `rune.jit` and `rune.vmap`, a cond whose predicate is traced, and
+every while_loop and scan (whose functions may read traced values from
+their closures), trace their functions to graphs on Vars of the operands'
+or carry's shapes and dtypes instead, and bind one primitive (`cond`,
+`while`, `scan`, in rune/primitives/control.py) with the graphs as params
+(rune/subgraphs.py). The primitives have jvp, reverse-mode and batching
+rules, so jit, vmap and the differentiations compose with them.
 
 Operands, carries, xs and ys are structures (rune.ptree) of tensors.
 """
@@ -102,9 +102,9 @@ def _function_name(f, default):
 def cond(pred, true_fun, false_fun, *operands):
     """`true_fun(*operands)` if pred else `false_fun(*operands)`.
 
-    With a predicate that can be read (a value, or a value under grad, jvp
-    or vmap of something else) this is Python's `if`: only the branch taken
-    runs, and every differentiation goes through it.
+    With a predicate that can be read (a value, also under grad and jvp,
+    which read the value beneath their tracers) this is Python's `if`: only
+    the branch taken runs, and every differentiation goes through it.
 
     With a traced predicate (under rune.jit, or rune.vmap with a predicate
     per example) both branches are traced, so they must return the same

@@ -15,7 +15,7 @@ import pytest
 
 import rune
 from rune import nx
-from tests.util import assert_vmap_matches_loop
+from tests.util import assert_abstract_matches, assert_vmap_matches_loop
 
 
 def array(values, dtype=nx.float64):
@@ -620,3 +620,16 @@ def test_custom_vjp_inside_a_traced_body_under_reverse_mode_is_refused_clearly()
     with pytest.raises(NotImplementedError, match=r"^rune\.cond: reverse mode through "
                                                   r"custom_vjp\(square\) inside a traced"):
         rune.jit(rune.grad(f))(X + 1)
+
+
+def test_abstract_rules_agree_with_eager_results():
+    ints = nx.array([1, 2, 3])
+    assert_abstract_matches(
+        lambda x, n: rune.cond(x[0] > 0, lambda x, n: (x * 2, n + 1, x[:2] > 0),
+                               lambda x, n: (x, n * 2, x[1:] > 0), x, n), X, ints)
+    assert_abstract_matches(
+        lambda x, n: rune.while_loop(lambda c: c[1][0] < 10, lambda c: (c[0] * 2, c[1] + 3),
+                                     (x, n)), X, ints)
+    assert_abstract_matches(
+        lambda xs, n: rune.scan(lambda c, x: (c + x, (c * x, n * 2, x > 0)), nx.zeros(()), xs),
+        XS, ints)

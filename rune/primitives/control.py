@@ -1,10 +1,10 @@
 """Control flow primitives: `cond`, `while` and `scan`, whose params are graphs.
 
 `rune.cond`, `rune.while_loop` and `rune.scan` (rune/control.py) run plain
-Python control flow whenever they can read their predicate. When they cannot
-(under jit, or under vmap with a batched predicate) they trace their
-functions to graphs and bind one of these primitives, whose params carry the
-graphs (`SubGraph`s) and whose equations have several results:
+Python control flow on values and under differentiation. Under jit or vmap
+(cond: when its predicate is traced) they trace their functions to graphs
+and bind one of these primitives, whose params carry the graphs
+(`SubGraph`s) and whose equations have several results:
 
     cond(pred, *consts, *operands)           true, false: the branches
     while(*cond_consts, *body_consts, *carry)  cond, body, num_cond_consts, num_body_consts
