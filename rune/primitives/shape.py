@@ -73,9 +73,9 @@ transpose = _linear_shape_op(
 
 
 def moveaxis(x, source, destination):
-    """Move one axis of x to a new position (a transpose)."""
+    """Move one axis of x to a new position (a transpose; x itself if it stays)."""
     ndim = len(x.shape)
-    if source % ndim == destination % ndim:  # nothing moves (vmap rules ask for this often)
+    if source % ndim == destination % ndim:  # batch rules ask this of axis 0 all the time
         return x
     order = [a for a in range(ndim) if a != source]
     order.insert(destination % ndim, source)
