@@ -100,6 +100,14 @@ def test_cond_closures_are_differentiated_under_jit():
     check(rune.jit(lambda w: rune.cond(w > 0, lambda: w * w, lambda: -w)), nx.array(1.5))
 
 
+def test_a_branch_that_ignores_its_operand_has_a_zero_derivative():
+    def f(x, p):
+        return nx.sum(rune.cond(p > 0, lambda x: x * x, lambda x: nx.zeros_like(x), x))
+
+    for p, expected in ((1.0, 2 * X.numpy()), (-1.0, np.zeros(3))):
+        close(rune.jit(rune.grad(f))(X, nx.array(p)), expected)
+
+
 def test_jitted_cond_takes_both_paths_from_one_trace():
     traces = []
 
@@ -527,6 +535,8 @@ def test_scan_under_vmap():
     xs = array([[0.5, -1.5, 2.0], [1.0, 0.2, -0.3]])
     assert_vmap_matches_loop(recurrence, xs)
     assert_vmap_matches_loop(recurrence, xs.T, in_axes=1)
+    assert_vmap_matches_loop(
+        lambda xs: rune.scan(lambda c, x: (c * 0.5 + x, c), nx.array(1.0), xs, reverse=True), xs)
     close(rune.jit(rune.vmap(recurrence))(xs), rune.vmap(recurrence)(xs))
     close(rune.vmap(rune.jit(recurrence))(xs), rune.vmap(recurrence)(xs))
     # A batched closure makes an unbatched carry batched after one step.
