@@ -385,6 +385,8 @@ def compile_graph(graph: Graph, name: str = "graph"):
         ptext = "".join(f", {k}={param(k, v)}" for k, v in params.items())
         calls.append((out, fn, refs, ptext))
 
+    # Constant outputs get their global names now, before local names avoid the globals.
+    out_refs = [o if id(o) in variables else constant(o) for o in graph.outputs]
     local = {}
     for key, text in graph_names.items():
         if key in variables:
@@ -418,9 +420,8 @@ def compile_graph(graph: Graph, name: str = "graph"):
             line += "; del " + ", ".join(sorted(dying[n]))
         lines.append(line)
     outs = []
-    for o in graph.outputs:
-        text = ref(o) if id(o) in variables else constant(o)
-        outs.append(f"asarray({text})" if type(o) is WeakVar else text)
+    for o, r in zip(graph.outputs, out_refs):
+        outs.append(f"asarray({ref(r)})" if type(o) is WeakVar else ref(r))
     lines.append(f"    return ({', '.join(outs)}{',' if len(outs) == 1 else ''})")
     source = "\n".join(lines) + "\n"
     exec(compile(source, f"<rune.jit {name}>", "exec"), namespace)
