@@ -14,6 +14,7 @@ from .jacobians import hessian, hvp, jacfwd, jacrev
 from .checks import GradientCheckError, check_grads
 from .jit import jit, make_graph
 from .custom import checkpoint, custom_jvp, custom_transpose, custom_vjp
+from .control import cond, fori_loop, scan, while_loop
 
 __all__ = [
     "nx", "ptree", "TracedValueError",
@@ -21,4 +22,5 @@ __all__ = [
     "detach", "stop_gradient", "vmap", "hessian", "hvp", "jacfwd", "jacrev",
     "GradientCheckError", "check_grads", "jit", "make_graph",
     "checkpoint", "custom_jvp", "custom_transpose", "custom_vjp",
+    "cond", "fori_loop", "scan", "while_loop",
 ]

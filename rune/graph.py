@@ -234,9 +234,15 @@ def _constant_text(x) -> str:
 def _params_text(params) -> str:
     if not params:
         return ""
-    # A parameter printing on several lines (a Graph: a loop's body) is
-    # indented under the equation.
-    return "[" + " ".join(f"{k}={v}".replace("\n", "\n    ") for k, v in params.items()) + "]"
+    items = [f"{k}={v}" for k, v in params.items()]
+    inline = " ".join(item for item in items if "\n" not in item)
+    blocks = [item for item in items if "\n" in item]
+    if not blocks:
+        return f"[{inline}]"
+    # Parameters printing on several lines (the graphs of control flow) go
+    # below the equation, one after the other, indented under it.
+    return ("[" + inline + "".join("\n    " + b.replace("\n", "\n    ") for b in blocks)
+            + "\n  ]")
 
 
 def _input_text(var, names) -> str:

@@ -385,7 +385,7 @@ def compile_graph(graph: Graph, name: str = "graph"):
         ptext = "".join(f", {k}={param(k, v)}" for k, v in params.items())
         calls.append((out, fn, refs, ptext))
 
-    # Constant outputs get their global names now, so that no local takes them.
+    # Constant outputs get their global names now, before local names avoid the globals.
     out_refs = [o if id(o) in variables else constant(o) for o in graph.outputs]
     local = {}
     for key, text in graph_names.items():

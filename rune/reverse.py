@@ -235,7 +235,7 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
             # The hot path: out = t * factor, so t's cotangent is ct * factor,
             # reshaped only where the factor broadcast t to a larger shape.
             t, factor = args
-            share = multiply(ct, factor)
+            share = factor if _is_spread_one(ct, factor) else multiply(ct, factor)
             if out.shape != t.shape or out.dtype != t.dtype:
                 share = fit(share, t)
             _accumulate(cts, t.index, share)
@@ -264,6 +264,17 @@ def _transpose_results(cts, record, prim, args, params, out):
     for arg, ct in zip(args, prim.transpose(out_cts, *args, **params)):
         if type(arg) is Var and arg._trace is record and ct is not None:
             _accumulate(cts, arg.index, ct)
+
+
+def _is_spread_one(ct, factor):
+    """Whether ct * factor is factor itself: ct is a single 1 spread over
+    factor's shape without copies (strides 0), as the transpose of a sum
+    spreads grad's seed. Saves a full pass over large arrays."""
+    if type(ct) is not Tensor or type(factor) is not Tensor:
+        return False
+    value = ct._value
+    return (value.size > 1 and not any(value.strides) and value.flat[0] == 1
+            and value.shape == factor._value.shape and value.dtype == factor._value.dtype)
 
 
 def _accumulate(cts, index, ct):

@@ -235,9 +235,11 @@ def test_a_graph_param_prints_indented_under_its_equation():
     graph.equations[0] = (prim, args, {"body": inner}, out)
     assert str(graph) == (
         "graph(a: float64[]):\n"
-        "  b: float64[] = multiply[body=graph(a: float64[]):\n"
+        "  b: float64[] = multiply[\n"
+        "    body=graph(a: float64[]):\n"
         "      b: float64[] = sin a\n"
-        "      return b] a 2\n"
+        "      return b\n"
+        "  ] a 2\n"
         "  return b"
     )
     assert "<br/>" in graph.mermaid() and "\n      b" not in graph.mermaid()

@@ -486,3 +486,14 @@ def test_none_arguments_in_different_places_trace_apart():
     jf = rune.jit(f)
     assert_same(jf(X, None), X)
     assert_same(jf(None, X), X * 2.0)
+
+
+def test_a_constant_output_does_not_shadow_a_variable_of_the_compiled_code():
+    # A 0-d constant output once took the global name "s", which the 19th variable also has.
+    def f(x):
+        for _ in range(20):
+            x = x * 1.5
+        return x, nx.array(0.0)
+
+    out = rune.jit(f)(nx.array(1.0))
+    assert str(out[1]) == "float64 [] 0" and out[0].item() == 1.5 ** 20
