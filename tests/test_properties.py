@@ -33,7 +33,7 @@ from hypothesis import assume, given, note
 from hypothesis import strategies as st
 
 import rune
-from rune import nx
+from rune import nx, ptree
 
 # ------------------------------------------------------------ the operations
 
@@ -88,8 +88,9 @@ COMPLEX_UNARY = {
     "exp_half": lambda z: nx.exp(0.5 * z),
     "rotate": lambda z: (0.6 - 0.8j) * z,
     "custom_sin": custom_sin,
-    "checkpointed": checkpointed,
-    "jitted": jitted,
+    # Halved, as sin and cos grow fast along the imaginary axis when nested.
+    "checkpointed": lambda z: 0.5 * checkpointed(0.5 * z),
+    "jitted": lambda z: 0.5 * jitted(0.5 * z),
 }
 COMPLEX_BINARY = {"add": nx.add, "subtract": nx.subtract, "multiply": nx.multiply}
 OPS = {"real": (REAL_UNARY, REAL_BINARY), "complex": (COMPLEX_UNARY, COMPLEX_BINARY)}
@@ -121,18 +122,20 @@ def input_shapes(draw):
 
 
 @st.composite
-def expression(draw, shapes, kind, depth):
-    """(node, shape): a random program over inputs of `shapes`."""
+def expression(draw, shapes, kind, depth, elementwise=False):
+    """(node, shape): a random program over inputs of `shapes` (only
+    elementwise operations if `elementwise`: the shape is the broadcast one)."""
     unary, binary = OPS[kind]
     if depth == 0 or draw(st.integers(0, 4)) == 0:
         i = draw(st.integers(0, len(shapes) - 1))
         return ("x", i), shapes[i]
-    what = draw(st.sampled_from(["unary", "unary", "binary", "binary", "reduce", "shape"]))
-    child, shape = draw(expression(shapes, kind, depth - 1))
+    kinds = ["unary", "unary", "binary", "binary"] + ([] if elementwise else ["reduce", "shape"])
+    what = draw(st.sampled_from(kinds))
+    child, shape = draw(expression(shapes, kind, depth - 1, elementwise))
     if what == "unary":
         return ("unary", draw(st.sampled_from(sorted(unary))), child), shape
     if what == "binary":
-        other, other_shape = draw(expression(shapes, kind, depth - 1))
+        other, other_shape = draw(expression(shapes, kind, depth - 1, elementwise))
         if not broadcasts(shape, other_shape):
             # A transposed or reduced operand may not broadcast: sum it to a scalar.
             other, other_shape = ("sum", None, False, other), ()
@@ -168,9 +171,9 @@ def expression(draw, shapes, kind, depth):
 
 
 @st.composite
-def programs(draw, kind="real", max_depth=4):
-    shapes = draw(input_shapes())
-    node, shape = draw(expression(shapes, kind, draw(st.integers(1, max_depth))))
+def programs(draw, kind="real", max_depth=4, shapes=None, elementwise=False):
+    shapes = draw(input_shapes()) if shapes is None else shapes
+    node, shape = draw(expression(shapes, kind, draw(st.integers(1, max_depth)), elementwise))
     seed = draw(st.integers(0, 2**32 - 1))
     note(f"program: {show(node)}  inputs: {shapes}  output shape: {shape}  seed: {seed}")
     return Program(node, shapes, shape, kind, np.random.default_rng(seed))
@@ -279,8 +282,9 @@ def assert_close(got, expected, rtol=1e-10, scale=None):
     np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol)
 
 
-def ones_like_output(program, dtype):
-    return nx.ones(program.out_shape, dtype=dtype)
+def finite(*trees):
+    """Whether every leaf is finite: programs that overflow prove nothing."""
+    return all(np.all(np.isfinite(arr(leaf))) for tree in trees for leaf in ptree.leaves(tree))
 
 
 # --------------------------------------------------------------- properties
@@ -290,6 +294,7 @@ def check_jvp_vjp_transpose(p, dtype=np.float64):
     xs = p.inputs(dtype)
     vs = tuple(p.directions(x.shape, dtype) for x in xs)
     out, jv = rune.jvp(p, xs, vs)
+    assume(finite(out, jv))
     u = p.directions(out.shape, dtype)
     _, pullback = rune.vjp(p, *xs)
     vjp_u = pullback(u)
@@ -314,6 +319,7 @@ def check_central_differences(p, dtype=np.float64, eps=1e-6):
     assume(p.gaps(*xs) > 1e-3)  # no kink of maximum within reach of the differences
     vs = tuple(p.directions(x.shape, dtype) for x in xs)
     out, jv = rune.jvp(p, xs, vs)
+    assume(finite(out, jv))
     plus = p(*[x + eps * v for x, v in zip(xs, vs)])
     minus = p(*[x - eps * v for x, v in zip(xs, vs)])
     numeric = (arr(plus) - arr(minus)) / (2 * eps)
@@ -330,8 +336,8 @@ def test_complex_jvp_agrees_with_central_differences_along_complex_directions(p)
     check_central_differences(p, np.complex128)
 
 
-@given(programs(), st.sampled_from(["real", "complex"]))
-def test_jit_equals_eager(p, _):
+@given(programs())
+def test_jit_equals_eager(p):
     xs = p.inputs()
     assert_close(rune.jit(p)(*xs), p(*xs), rtol=1e-14)
     grad = rune.grad(p.loss, argnums=tuple(range(len(xs))))
@@ -374,8 +380,8 @@ def test_vmap_equals_a_loop_over_examples(p, data):
             assert_close(arr(got)[k], expected, rtol=1e-13)
 
 
-@given(programs(), st.sampled_from(["real", "complex"]))
-def test_linearize_equals_jvp(p, _):
+@given(programs())
+def test_linearize_equals_jvp(p):
     xs = p.inputs()
     out, f_jvp = rune.linearize(p, *xs)
     assert_close(out, p(*xs), rtol=1e-15)
@@ -483,3 +489,180 @@ def test_reverse_over_forward_through_a_broadcast_of_lower_rank():
     expected = [[[[-np.cos(0.3)]]]]
     for route in (rune.jacrev(rune.jacfwd(f)), rune.jacfwd(rune.jacrev(f)), rune.hessian(f)):
         assert_close(route(x), expected, rtol=1e-15)
+
+
+# ------------------------------------------------------------- control flow
+#
+# Loop bodies and branches are random elementwise programs, damped so that
+# carries stay bounded over many steps: body(c, x) = c / 2 + tanh(p(c, x)) / 2.
+# The Python loop (or if) on values is the reference; the traced primitives
+# (under jit and vmap) must agree with it, values and derivatives.
+
+
+@st.composite
+def loops(draw, kind="real"):
+    """(program of (carry, x), carry shape, x shape, steps)."""
+    carry = tuple(draw(st.lists(st.integers(1, 3), max_size=2)))
+    x = tuple(1 if draw(st.booleans()) else n for n in carry[len(carry) - draw(
+        st.integers(0, len(carry))):])
+    body = draw(programs(kind, max_depth=3, shapes=[carry, x], elementwise=True))
+    return body, carry, x, draw(st.integers(0, 4))
+
+
+def damped(body):
+    return lambda c, x: 0.5 * c + 0.5 * nx.tanh(body(c, x)) if body.kind == "real" else (
+        0.5 * c + 0.25 * nx.sin(body(c, x)))
+
+
+def scanned(body):
+    step = damped(body)
+
+    def f(c, xs):
+        def scan_step(c, x):
+            c = step(c, x)
+            return c, nx.sin(c)
+        final, ys = rune.scan(scan_step, c, xs)
+        return final, ys
+    return f
+
+
+def looped(body):
+    """The reference: a Python loop over xs, stacking ys."""
+    step = damped(body)
+
+    def f(c, xs):
+        ys = []
+        for k in range(xs.shape[0]):
+            c = step(c, xs[k])
+            ys.append(nx.sin(c))
+        return c, (nx.stack(ys) if ys else nx.zeros((0,) + tuple(c.shape), dtype=c.dtype))
+    return f
+
+
+def total(pair):
+    final, ys = pair
+    return nx.sum(final) + nx.sum(ys)
+
+
+@given(loops())
+def test_scan_traced_by_jit_equals_a_python_loop_values_and_derivatives(loop):
+    body, carry_shape, x_shape, steps = loop
+    c = body.values(carry_shape, np.float64)
+    xs = body.values((steps,) + x_shape, np.float64)
+    f, reference = scanned(body), looped(body)
+    for got, expected in zip(rune.jit(f)(c, xs), reference(c, xs)):
+        assert_close(got, expected, rtol=1e-13)
+    grad = rune.grad(lambda c, xs: total(f(c, xs)), argnums=(0, 1))
+    expected = rune.grad(lambda c, xs: total(reference(c, xs)), argnums=(0, 1))(c, xs)
+    for got, want in zip(rune.jit(grad)(c, xs), expected):
+        assert_close(got, want, rtol=1e-12)
+    vs = (body.directions(c.shape, np.float64), body.directions(xs.shape, np.float64))
+    jvp = lambda c, xs: rune.jvp(lambda c, xs: total(f(c, xs)), (c, xs), vs)[1]  # noqa: E731
+    want = rune.jvp(lambda c, xs: total(reference(c, xs)), (c, xs), vs)[1]
+    assert_close(rune.jit(jvp)(c, xs), want, rtol=1e-12)
+
+
+@given(loops("complex"))
+def test_complex_scan_traced_by_jit_equals_a_python_loop(loop):
+    body, carry_shape, x_shape, steps = loop
+    c, xs = body.values(carry_shape, None), body.values((steps,) + x_shape, None)
+    f, reference = scanned(body), looped(body)
+    assume(finite(rune.jvp(lambda c, xs: reference(c, xs), (c, xs), (c, xs))))
+    for got, expected in zip(rune.jit(f)(c, xs), reference(c, xs)):
+        assert_close(got, expected, rtol=1e-13)
+    vs = (body.directions(c.shape, None), body.directions(xs.shape, None))
+    u = body.directions((), None)
+    jv = rune.jit(lambda c, xs: rune.jvp(lambda c, xs: total(f(c, xs)), (c, xs), vs)[1])(c, xs)
+    pulled = rune.jit(lambda c, xs: rune.vjp(lambda c, xs: total(f(c, xs)), c, xs)[1](u))(c, xs)
+    assert abs(inner(pulled, vs) - complex(arr(u) * arr(jv))) <= 1e-10 * (
+        1 + sum(np.sum(np.abs(arr(g) * arr(v))) for g, v in zip(pulled, vs)))
+
+
+@given(loops(), st.data())
+def test_vmap_of_scan_equals_a_loop_over_examples(loop, data):
+    body, carry_shape, x_shape, steps = loop
+    size = data.draw(st.integers(1, 3), label="batch size")
+    map_xs = data.draw(st.booleans(), label="map xs too")
+    cs = [body.values(carry_shape, np.float64) for _ in range(size)]
+    xss = [body.values((steps,) + x_shape, np.float64) for _ in range(size if map_xs else 1)]
+    f = scanned(body)
+    in_axes = (0, 0 if map_xs else None)
+    batched_xs = nx.stack(xss) if map_xs else xss[0]
+    finals, ys = rune.vmap(f, in_axes=in_axes)(nx.stack(cs), batched_xs)
+    grads = rune.vmap(rune.grad(lambda c, xs: total(f(c, xs))), in_axes=in_axes)(
+        nx.stack(cs), batched_xs)
+    for k in range(size):
+        xs = xss[k if map_xs else 0]
+        final, y = looped(body)(cs[k], xs)
+        assert_close(arr(finals)[k], final, rtol=1e-13)
+        assert_close(arr(ys)[k], y, rtol=1e-13)
+        want = rune.grad(lambda c, xs=xs: total(looped(body)(c, xs)))(cs[k])
+        assert_close(arr(grads)[k], want, rtol=1e-12)
+
+
+@given(programs(max_depth=3, shapes=[(2,)], elementwise=True),
+       programs(max_depth=3, shapes=[(2,)], elementwise=True), st.data())
+def test_cond_with_a_traced_predicate_equals_python_if(true_body, false_body, data):
+    x = true_body.values((2,), np.float64)
+    branches = [lambda x, b=b: 0.5 * x + nx.tanh(b(x)) for b in (true_body, false_body)]
+
+    def f(x, threshold):
+        return rune.cond(nx.sum(x) > threshold, branches[0], branches[1], x)
+
+    for threshold in (-10.0, 10.0):  # each branch once
+        expected = branches[0 if threshold < 0 else 1]
+        assert_close(rune.jit(f)(x, threshold), expected(x), rtol=1e-14)
+        g = rune.jit(rune.grad(lambda x, t: nx.sum(f(x, t))))(x, threshold)
+        assert_close(g, rune.grad(lambda x, e=expected: nx.sum(e(x)))(x), rtol=1e-13)
+        v = true_body.directions((2,), np.float64)
+        jv = rune.jit(lambda x, t, v=v: rune.jvp(lambda x: f(x, t), (x,), (v,))[1])(x, threshold)
+        assert_close(jv, rune.jvp(expected, (x,), (v,))[1], rtol=1e-13)
+    # vmap with a predicate per example: each example takes its own branch.
+    size = data.draw(st.integers(1, 4), label="batch size")
+    xs = nx.stack([true_body.values((2,), np.float64) for _ in range(size)])
+    thresholds = nx.array(true_body.rng.uniform(-2, 2, size))
+    out = rune.vmap(f)(xs, thresholds)
+    grads = rune.vmap(rune.grad(lambda x, t: nx.sum(f(x, t))))(xs, thresholds)
+    for k in range(size):
+        assert_close(arr(out)[k], f(xs[k], thresholds[k]), rtol=1e-14)
+        want = rune.grad(lambda x, t=thresholds[k]: nx.sum(f(x, t)))(xs[k])
+        assert_close(arr(grads)[k], want, rtol=1e-13)
+
+
+@given(loops())
+def test_while_loop_and_fori_loop_equal_a_python_loop(loop):
+    body, carry_shape, x_shape, steps = loop
+    c, x = body.values(carry_shape, np.float64), body.values(x_shape, np.float64)
+    step = damped(body)
+
+    def reference(c, x, n):
+        for _ in range(n):
+            c = step(c, x)
+        return c
+
+    def with_while(c, x, n):
+        return rune.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, step(s[1], x)),
+                               (nx.array(0), c))[1]
+
+    def with_fori(c, x, n):
+        return rune.fori_loop(0, n, lambda i, c: step(c, x), c)
+
+    expected = reference(c, x, steps)
+    v = body.directions(carry_shape, np.float64)
+    want = rune.jvp(lambda c: reference(c, x, steps), (c,), (v,))[1]
+    for f in (with_while, with_fori):
+        assert_close(f(c, x, steps), expected, rtol=1e-14)
+        assert_close(rune.jit(f, static_argnums=2)(c, x, steps), expected, rtol=1e-13)
+        jv = rune.jit(lambda c, x, n, f=f: rune.jvp(lambda c: f(c, x, n), (c,), (v,))[1],
+                      static_argnums=2)(c, x, steps)
+        assert_close(jv, want, rtol=1e-12)
+    # A traced trip count (while_loop under jit, fori_loop with tensor bounds).
+    n = nx.array(steps)
+    assert_close(rune.jit(with_while)(c, x, n), expected, rtol=1e-13)
+    assert_close(rune.jit(lambda c, x, n: rune.fori_loop(0, n, lambda i, c: step(c, x), c))(
+        c, x, n), expected, rtol=1e-13)
+    # vmap with a trip count per example: finished examples keep their carry.
+    counts = nx.array([0, steps, steps + 1])
+    batched = rune.vmap(with_while, in_axes=(None, None, 0))(c, x, counts)
+    for k in range(3):
+        assert_close(arr(batched)[k], reference(c, x, int(arr(counts)[k])), rtol=1e-13)
