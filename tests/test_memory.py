@@ -68,6 +68,16 @@ def test_ten_thousand_jitted_gradients_keep_memory_flat():
     assert growth(lambda: f(X)) < BOUND
 
 
+def test_ten_thousand_jitted_loops_and_conds_keep_memory_flat():
+    def loss(c, xs):
+        return nx.sum(rune.scan(lambda c, x: (nx.sin(c) * x, c), c, xs)[0])
+
+    grad = rune.jit(rune.grad(loss))
+    branch = rune.jit(lambda x: rune.cond(nx.sum(x) > 0, nx.sin, nx.cos, x))
+    c, xs = nx.array([0.5, 1.0]), nx.ones((3, 2))
+    assert growth(lambda: (grad(c, xs), branch(c))) < BOUND
+
+
 def records_alive():
     gc.collect()
     return sum(1 for o in gc.get_objects() if isinstance(o, Record))
