@@ -151,3 +151,33 @@ def test_a_where_branch_not_taken_poisons_the_gradient_where_it_is_nan_or_infini
     with np.errstate(divide="ignore", invalid="ignore"):
         assert str(g(x)) == "float64 [3] [nan, nan, 0.25]"
         assert str(rune.grad(lambda x: nx.sum(safe_log(x)))(x)) == "float64 [3] [0, 0, 0.25]"
+
+
+def sqrt_if_positive(x):
+    return rune.cond(x > 0, nx.sqrt, lambda x: 0.0 * x, x)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_cond_differentiates_only_the_branch_taken_except_through_vmap_s_selection():
+    x = nx.array([-1.0, 0.0, 4.0])
+    # A readable or jit-traced predicate runs one branch: no NaN.
+    g = rune.grad(sqrt_if_positive)
+    assert [str(g(x[i])) for i in range(3)] == ["float64 [] 0", "float64 [] 0",
+                                                 "float64 [] 0.25"]
+    assert str(rune.jit(g)(x[0])) == "float64 [] 0"
+    # vmap of grad: each example differentiates the branch it takes.
+    assert str(rune.vmap(g)(x)) == "float64 [3] [0, 0, 0.25]"
+    assert str(rune.vmap(lambda x: rune.jvp(sqrt_if_positive, (x,), (nx.ones_like(x),))[1])(
+        x)) == "float64 [3] [0, 0, 0.25]"
+    # grad of vmap: the selection between both branches' results is
+    # transposed like nx.where, and 0 * sqrt'(x) is nan at -1 and at 0.
+    outer = rune.grad(lambda xs: nx.sum(rune.vmap(sqrt_if_positive)(xs)))
+    assert str(outer(x)) == "float64 [3] [nan, nan, 0.25]"
+    assert str(rune.jit(outer)(x)) == "float64 [3] [nan, nan, 0.25]"
+    # Forward mode selects tangents: no NaN.
+    assert str(rune.jvp(rune.vmap(sqrt_if_positive), (x,), (nx.ones_like(x),))[1]) == (
+        "float64 [3] [0, 0, 0.25]")
+    # The double where keeps the branch not taken in its domain.
+    safe = lambda x: rune.cond(x > 0, lambda x: nx.sqrt(nx.where(x > 0, x, 1.0)),  # noqa: E731
+                               lambda x: 0.0 * x, x)
+    assert str(rune.grad(lambda xs: nx.sum(rune.vmap(safe)(xs)))(x)) == "float64 [3] [0, 0, 0.25]"
