@@ -90,6 +90,20 @@ class GraphTrace(Trace):
         raise TracedValueError(f"{read}: the value is traced by {self.transform}")
 
 
+def _equation_key(prim, args, params):
+    """What makes two equations compute the same value, or None if unsure."""
+    def arg_key(a):
+        if type(a) in (bool, int, float, complex):
+            return (type(a), a)
+        return id(a)  # a variable, or a constant array: the same object
+    try:
+        key = (prim, tuple(arg_key(a) for a in args), tuple(sorted(params.items())))
+        hash(key)
+    except TypeError:  # a parameter that cannot be compared (an array, say)
+        return None
+    return key
+
+
 class Graph:
     """A recorded program: input Vars, equations, output Vars or constants.
 
@@ -129,6 +143,32 @@ class Graph:
                 live.update(id(a) for a in eq[1])
         kept.reverse()
         return Graph(self.inputs, kept, self.outputs)
+
+    def deduplicated(self) -> Graph:
+        """The graph with each repeated computation done once.
+
+        Two equations that apply the same primitive, with the same params, to
+        the same arguments compute the same value: the second is dropped and
+        its uses read the first's result. (Differentiating sin x needs cos x,
+        and differentiating that again needs sin x: nested derivatives repeat
+        themselves, and jit replays only what is new.)
+        """
+        same = {}  # id of a dropped result -> the result that replaces it
+        seen = {}
+        kept = []
+        for prim, args, params, out in self.equations:
+            args = tuple(same.get(id(a), a) for a in args)
+            key = _equation_key(prim, args, params)
+            first = seen.get(key) if key is not None else None
+            if first is None:
+                if key is not None:
+                    seen[key] = out
+                kept.append((prim, args, params, out))
+            else:
+                for dropped, kept_result in zip(results(out), results(first)):
+                    same[id(dropped)] = kept_result
+        outputs = [same.get(id(o), o) for o in self.outputs]
+        return Graph(self.inputs, kept, outputs)
 
     def names(self) -> dict:
         """The printed name of each Var and named constant, keyed by `id`."""

@@ -347,7 +347,7 @@ def compile_graph(graph: Graph, name: str = "graph"):
     have no Python literal are bound by name in the function's globals.
     """
     graph_names = graph.names()  # before pruning, so that names match the printed graph
-    graph = graph.pruned()
+    graph = graph.deduplicated().pruned()
     namespace: dict = {"asarray": np.asarray}
     placeholder = object()
 

@@ -269,12 +269,13 @@ def _transpose_results(cts, record, prim, args, params, out):
 def _is_spread_one(ct, factor):
     """Whether ct * factor is factor itself: ct is a single 1 spread over
     factor's shape without copies (strides 0), as the transpose of a sum
-    spreads grad's seed. Saves a full pass over large arrays."""
-    if type(ct) is not Tensor or type(factor) is not Tensor:
+    spreads grad's seed. Saves a full pass over large arrays. The factor
+    may be traced (by a jvp around this gradient, say): 1 * f is f there too."""
+    if type(ct) is not Tensor or not isinstance(factor, Tensor):
         return False
     value = ct._value
     return (value.size > 1 and not any(value.strides) and value.flat[0] == 1
-            and value.shape == factor._value.shape and value.dtype == factor._value.dtype)
+            and value.shape == factor.shape and value.dtype == factor.dtype)
 
 
 def _accumulate(cts, index, ct):
