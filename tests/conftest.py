@@ -5,6 +5,7 @@ By default (CI) every property runs a small, fixed set of examples
 the suite stays fast). Set RUNE_PROPERTY_EXAMPLES to run many random ones:
 
     RUNE_PROPERTY_EXAMPLES=2000 python -m pytest tests/test_properties.py \
+        tests/test_properties_control.py \
         tests/literate/test_promote_safety.py -q
 
 Tests that set max_examples themselves keep their own count.
@@ -18,7 +19,7 @@ _LONG_RUN = os.environ.get("RUNE_PROPERTY_EXAMPLES")
 
 settings.register_profile(
     "rune",
-    max_examples=int(_LONG_RUN) if _LONG_RUN else 12,
+    max_examples=int(_LONG_RUN) if _LONG_RUN else 25,
     derandomize=not _LONG_RUN,
     database=None,  # nothing written to .hypothesis/ by the test run
     deadline=None,  # a first call may trace or compile: timing is no property
