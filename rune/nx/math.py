@@ -7,7 +7,8 @@ Each function applies to tensors, numpy arrays and Python numbers alike, with
 numpy's broadcasting and type promotion (Python numbers are weakly typed, so
 `x32 * 2` stays float32). Their derivatives are the rules beside the
 primitives in `rune/primitives/elementwise.py`; at the points where a
-function has a kink, rune picks, as JAX does:
+function has a kink, rune picks (as DESIGN.md decides; JAX differs on abs,
+whose derivative at 0 it takes as 1):
 
 - `abs'(0) = 0`, `sign'(x) = 0` (real x), `relu'(0) = 0`;
 - `maximum(x, y)` and `minimum(x, y)` at a tie give half the derivative to
