@@ -235,7 +235,11 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
             # The hot path: out = t * factor, so t's cotangent is ct * factor,
             # reshaped only where the factor broadcast t to a larger shape.
             t, factor = args
-            share = factor if _is_spread_one(ct, factor) else multiply(ct, factor)
+            if type(ct) is Tensor and (type(factor) is not Tensor or ct._value.size >= _SPREAD_MIN) \
+                    and _is_spread_one(ct, factor):
+                share = factor
+            else:
+                share = multiply(ct, factor)
             if out.shape != t.shape or out.dtype != t.dtype:
                 share = fit(share, t)
             _accumulate(cts, t.index, share)
@@ -271,11 +275,15 @@ def _is_spread_one(ct, factor):
     factor's shape without copies (strides 0), as the transpose of a sum
     spreads grad's seed. Saves a full pass over large arrays. The factor
     may be traced (by a jvp around this gradient, say): 1 * f is f there too."""
-    if type(ct) is not Tensor or not isinstance(factor, Tensor):
-        return False
     value = ct._value
     return (value.size > 1 and not any(value.strides) and value.flat[0] == 1
+            and isinstance(factor, Tensor)
             and value.shape == factor.shape and value.dtype == factor.dtype)
+
+
+# Below this size, checking for a spread 1 costs about what multiplying does
+# (a traced factor is always checked: that multiplication would be replayed).
+_SPREAD_MIN = 1024
 
 
 def _accumulate(cts, index, ct):
