@@ -272,3 +272,11 @@ def test_random_errors():
         rng.integers(5, 5)
     with pytest.raises(ValueError, match=r"Generator.normal: shape \[-2\] has a negative size"):
         rng.normal(size=-2)
+    with pytest.raises(TypeError, match=r"nx.random.default_rng: seed must be None, a "
+                                        r"non-negative int or a sequence of them, got 1.5"):
+        nx.random.default_rng(1.5)
+    with pytest.raises(ValueError, match=r"nx.random.default_rng: seed .* got -1"):
+        nx.random.default_rng(-1)
+    with pytest.raises(TypeError, match=r"nx.random.Generator: rng must be a "
+                                        r"numpy.random.Generator, got int"):
+        nx.random.Generator(0)

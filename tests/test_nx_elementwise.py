@@ -489,3 +489,12 @@ def test_other_bad_arguments():
         nx.round(x, 1.5)
     with pytest.raises(TypeError, match="ufunc 'floor' not supported"):
         nx.floor(nx.array([1j]))
+    with pytest.raises(TypeError, match="nx.real: expected numbers, got NoneType"):
+        nx.real(None)  # was a tensor holding None
+    with pytest.raises(TypeError, match="nx.imag: expected numbers, got str"):
+        nx.imag("a")
+
+
+def test_real_and_imag_of_python_numbers_are_tensors():
+    # np.real(2.0) is the float 2.0: it made a tensor without a dtype.
+    assert nx.real(2.0).dtype == np.float64 and nx.imag(1 + 2j).item() == 2.0

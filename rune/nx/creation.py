@@ -265,6 +265,13 @@ def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
 # ------------------------------------------------------------------ helpers
 
 
+def as_tensor(x, fn: str) -> Tensor:
+    """x as a Tensor for the nx function `fn`: tensors (traced ones too) pass as
+    they are; numbers, nested lists and numpy arrays convert (without a copy);
+    anything else (None, strings) raises TypeError naming `fn`."""
+    return x if isinstance(x, Tensor) else Tensor(_to_numpy(x, None, fn))
+
+
 def _astype(x, dtype, fn):
     return _elementwise.astype(x, dtype=as_dtype(dtype, fn))
 

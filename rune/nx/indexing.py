@@ -20,7 +20,8 @@ import numpy as np
 from ..primitives import indexing as _ix
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
-from .reductions import as_tensor, normalize_axis
+from .creation import as_tensor
+from .reductions import normalize_axis
 from .tensor import Tensor, TracedValueError
 
 __all__ = ["getitem", "take", "diagonal", "trace"]
@@ -155,7 +156,7 @@ def _resolve(shape, index, fn):
 
 
 def _index(x, index, fn):
-    x = as_tensor(x)
+    x = as_tensor(x, fn)
     shape = tuple(x.shape)
     resolved = _resolve(shape, index, fn)
     if any(type(e) is _Array for e in resolved):
@@ -245,7 +246,7 @@ def take(a, indices, axis=None):
     [[2, 2, 1],
      [4, 4, 3]]
     """
-    a = as_tensor(a)
+    a = as_tensor(a, "nx.take")
     dtype = indices.dtype if isinstance(indices, Tensor) else np.asarray(indices).dtype
     if dtype == np.bool_:
         raise TypeError("nx.take: indices must be integers, got booleans (use x[mask])")
@@ -275,7 +276,7 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
 
 
 def _diagonal(x, offset, axis1, axis2, fn):
-    x = as_tensor(x)
+    x = as_tensor(x, fn)
     ndim = len(x.shape)
     if ndim < 2:
         raise ValueError(f"{fn}: the tensor has {ndim} axes; it needs at least 2")

@@ -12,8 +12,8 @@ from ..primitives import elementwise as _e
 from ..primitives import linalg as _l
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
+from .creation import as_tensor
 from .reductions import normalize_axes
-from .tensor import Tensor
 
 __all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm"]
 
@@ -22,7 +22,7 @@ LinAlgError = np.linalg.LinAlgError
 
 def _square(a, fn, name="a"):
     """a as a tensor holding square matrices in its last two axes, or a ValueError."""
-    a = a if isinstance(a, Tensor) else Tensor(a)
+    a = as_tensor(a, fn)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"{fn}: {name} must be a square matrix (or a stack of them in the "
                          f"last two axes), got shape {a.shape}")
@@ -69,7 +69,7 @@ def solve(a, b):
     float64 [2] [0.5, 0.25]
     """
     a = _square(a, "nx.linalg.solve")
-    b = b if isinstance(b, Tensor) else Tensor(b)
+    b = as_tensor(b, "nx.linalg.solve")
     m = a.shape[-1]
     vector = b.ndim == 1
     if b.ndim == 0 or b.shape[0 if vector else -2] != m:
@@ -186,7 +186,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (numpy's name)
     >>> print(nx.linalg.norm(nx.array([3., 4.])), nx.linalg.norm(nx.array([3., -4.]), ord=1))
     float64 [] 5 float64 [] 7
     """
-    x = x if isinstance(x, Tensor) else Tensor(x)
+    x = as_tensor(x, "nx.linalg.norm")
     if x.dtype.kind not in "fc":
         x = _e.astype(x, dtype=np.dtype(np.float64))
     fn = "nx.linalg.norm"
@@ -197,7 +197,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (numpy's name)
             raise ValueError(f"{fn}: ord={ord!r} with axis=None needs a 1-d or 2-d tensor, got "
                              f"shape {x.shape}; pass axis (an int, or a pair for matrix norms)")
         axis = tuple(range(x.ndim))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     positions = normalize_axes(axes, x.ndim, fn)
     if len(set(positions)) != len(axes):
         raise ValueError(f"{fn}: axis={axis!r} repeats an axis")

@@ -26,7 +26,7 @@ the shapes.
 from __future__ import annotations
 
 from ..primitives import elementwise as _e
-from .creation import asarray
+from .creation import as_tensor, asarray
 from .dtypes import as_dtype
 from .tensor import Tensor, call_broadcasting
 
@@ -407,7 +407,7 @@ def real(x):
     >>> print(nx.real(nx.array([1 + 2j, 3 - 4j])))
     float64 [2] [1, 3]
     """
-    return _e.real(x)
+    return _e.real(as_tensor(x, "nx.real"))  # np.real of a Python number is not an array
 
 
 def imag(x):
@@ -417,7 +417,7 @@ def imag(x):
     >>> print(nx.imag(nx.array([1 + 2j, 3 - 4j])))
     float64 [2] [2, -4]
     """
-    return _e.imag(x)
+    return _e.imag(as_tensor(x, "nx.imag"))  # np.imag of a Python number is not an array
 
 
 def conj(x):

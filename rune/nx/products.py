@@ -11,13 +11,10 @@ import numpy as np
 from ..primitives import elementwise as _e
 from ..primitives import linalg as _l
 from ..primitives import shape as _s
+from .creation import as_tensor
 from .tensor import Tensor
 
 __all__ = ["matmul", "dot", "inner", "outer", "tensordot", "einsum"]
-
-
-def _tensor(x):
-    return x if isinstance(x, Tensor) else Tensor(x)
 
 
 def matmul(x1, x2):
@@ -40,7 +37,7 @@ def matmul(x1, x2):
     float64 [2] [3, 7]
     """
     if not (isinstance(x1, Tensor) and isinstance(x2, Tensor)):
-        x1, x2 = _tensor(x1), _tensor(x2)
+        x1, x2 = as_tensor(x1, "nx.matmul"), as_tensor(x2, "nx.matmul")
     try:
         return _matmul(x1, x2)
     except ValueError:
@@ -66,7 +63,7 @@ def dot(a, b):
     >>> print(nx.dot(nx.array([1., 2., 3.]), nx.array([4., 5., 6.])))
     float64 [] 32
     """
-    a, b = _tensor(a), _tensor(b)
+    a, b = as_tensor(a, "nx.dot"), as_tensor(b, "nx.dot")
     if a.ndim == 0 or b.ndim == 0:
         return _e.multiply(a, b)
     if a.ndim <= 2 and b.ndim <= 2 or a.ndim == 1 or b.ndim == 1:
@@ -88,7 +85,7 @@ def inner(a, b):
     >>> print(nx.inner(nx.array([[1., 2.], [3., 4.]]), nx.array([1., 10.])))
     float64 [2] [21, 43]
     """
-    a, b = _tensor(a), _tensor(b)
+    a, b = as_tensor(a, "nx.inner"), as_tensor(b, "nx.inner")
     if a.ndim == 0 or b.ndim == 0:
         return _e.multiply(a, b)
     return _tensordot(a, b, (a.ndim - 1,), (b.ndim - 1,), "nx.inner")
@@ -103,14 +100,16 @@ def outer(a, b):
     [[  1,  10, 100],
      [  2,  20, 200]]
     """
-    a, b = _tensor(a), _tensor(b)
+    a, b = as_tensor(a, "nx.outer"), as_tensor(b, "nx.outer")
     return _e.multiply(_s.reshape(a, shape=(a.size, 1)), _s.reshape(b, shape=(1, b.size)))
 
 
 def _axes_list(axes, ndim, name):
-    axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
+    axes = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
     out = []
     for ax in axes:
+        if not isinstance(ax, (int, np.integer)) or isinstance(ax, bool):
+            raise TypeError(f"nx.tensordot: the axes of {name} must be ints, got {axes!r}")
         if not -ndim <= ax < ndim:
             raise ValueError(f"nx.tensordot: axis {ax} of {name} is out of range for a tensor "
                              f"with {ndim} axes (expected -{ndim} <= axis < {ndim})")
@@ -139,7 +138,7 @@ def tensordot(a, b, axes=2):
     >>> print(nx.tensordot(a, a, axes=2), nx.tensordot(a, a, axes=([0], [1])).shape)
     float64 [] 30 (2, 2)
     """
-    a, b = _tensor(a), _tensor(b)
+    a, b = as_tensor(a, "nx.tensordot"), as_tensor(b, "nx.tensordot")
     if isinstance(axes, (int, np.integer)):
         if not 0 <= axes <= min(a.ndim, b.ndim):
             raise ValueError(f"nx.tensordot: axes={axes} must be between 0 and the smaller "
@@ -147,6 +146,9 @@ def tensordot(a, b, axes=2):
                              f"and {b.shape}")
         axes_a, axes_b = tuple(range(a.ndim - axes, a.ndim)), tuple(range(axes))
     else:
+        if not isinstance(axes, (tuple, list)):
+            raise TypeError(f"nx.tensordot: axes must be an int or a pair (axes of a, axes "
+                            f"of b), got {axes!r}")
         if len(axes) != 2:
             raise ValueError(f"nx.tensordot: axes must be an int or a pair (axes of a, axes "
                              f"of b), got {axes!r}")
@@ -214,7 +216,7 @@ def einsum(subscripts, *operands):
     >>> print(nx.einsum('ij,j->i', a, nx.array([1., 1.])), nx.einsum('ii', a))
     float64 [2] [3, 7] float64 [] 5
     """
-    operands = [_tensor(o) for o in operands]
+    operands = [as_tensor(o, "nx.einsum") for o in operands]
     spec = normalize_subscripts(subscripts, [o.shape for o in operands])
     return _l.einsum(*operands, subscripts=spec)
 

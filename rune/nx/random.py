@@ -35,7 +35,12 @@ def default_rng(seed=None) -> Generator:
     >>> print(nx.random.default_rng(0).integers(0, 10, size=5))
     int64 [5] [8, 6, 5, 2, 3]
     """
-    return Generator(np.random.default_rng(seed))
+    try:
+        rng = np.random.default_rng(seed)
+    except (TypeError, ValueError) as error:  # numpy's message names neither rune nor seed
+        raise type(error)(f"nx.random.default_rng: seed must be None, a non-negative int or "
+                          f"a sequence of them, got {seed!r}") from None
+    return Generator(rng)
 
 
 class Generator:
@@ -52,6 +57,9 @@ class Generator:
     __slots__ = ("_rng",)
 
     def __init__(self, rng: np.random.Generator):
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"nx.random.Generator: rng must be a numpy.random.Generator, got "
+                            f"{type(rng).__name__} (nx.random.default_rng(seed) makes one)")
         self._rng = rng
 
     def __repr__(self):

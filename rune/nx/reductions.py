@@ -14,17 +14,13 @@ import numpy as np
 from ..primitives import elementwise as _e
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
+from .creation import as_tensor
 from .tensor import Tensor
 
 __all__ = [
     "sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "cumsum",
     "all", "any", "logsumexp", "softmax", "log_softmax", "allclose",
 ]
-
-
-def as_tensor(x) -> Tensor:
-    """x as a Tensor: tensors and tracers pass, numbers, lists and arrays convert."""
-    return x if isinstance(x, Tensor) else Tensor(np.asarray(x))
 
 
 def normalize_axis(axis, ndim: int, fn: str) -> int:
@@ -71,7 +67,7 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     >>> print(nx.sum(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=0))
     float64 [2] [4, 6]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.sum")
     return _r.sum(x, axis=normalize_axes(axis, len(x.shape), "nx.sum"), keepdims=keepdims)
 
 
@@ -85,7 +81,7 @@ def prod(x, axis=None, keepdims=False):
     >>> print(nx.prod(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=1))
     float64 [2] [2, 12]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.prod")
     return _r.prod(x, axis=normalize_axes(axis, len(x.shape), "nx.prod"), keepdims=keepdims)
 
 
@@ -98,7 +94,7 @@ def mean(x, axis=None, keepdims=False):
     >>> print(nx.mean(nx.array([[1.0, 2.0], [3.0, 5.0]]), axis=-1))
     float64 [2] [1.5, 4]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.mean")
     axes = normalize_axes(axis, len(x.shape), "nx.mean")
     return _e.divide(_r.sum(x, axis=axes, keepdims=keepdims), float(_count(x.shape, axes)))
 
@@ -121,7 +117,7 @@ def var(x, axis=None, keepdims=False, ddof=0):
 
 
 def _var(x, axis, keepdims, ddof, fn):
-    x = as_tensor(x)
+    x = as_tensor(x, fn)
     axes = normalize_axes(axis, len(x.shape), fn)
     centered = _e.subtract(x, mean(x, axis=axes, keepdims=True))
     if centered.dtype.kind == "c":
@@ -167,7 +163,7 @@ def max(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     >>> print(nx.max(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=1))
     float64 [2] [5, 7]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.max")
     axes = normalize_axes(axis, len(x.shape), "nx.max")
     _check_nonempty(x, axes, "nx.max")
     return _r.max(x, axis=axes, keepdims=keepdims)
@@ -180,14 +176,14 @@ def min(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     >>> print(nx.min(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=0))
     float64 [2] [1, 2]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.min")
     axes = normalize_axes(axis, len(x.shape), "nx.min")
     _check_nonempty(x, axes, "nx.min")
     return _r.min(x, axis=axes, keepdims=keepdims)
 
 
 def _arg_extremum(prim, x, axis, keepdims, fn):
-    x = as_tensor(x)
+    x = as_tensor(x, fn)
     if axis is not None:
         a = normalize_axis(axis, len(x.shape), fn)
         _check_nonempty(x, (a,), fn)
@@ -236,7 +232,7 @@ def cumsum(x, axis=None):
     >>> print(nx.cumsum(nx.array([1.0, 2.0, 3.0])))
     float64 [3] [1, 3, 6]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.cumsum")
     if axis is None:
         x, axis = _s.reshape(x, shape=(x.size,)), 0
     return _r.cumsum(x, axis=normalize_axis(axis, len(x.shape), "nx.cumsum"), reverse=False)
@@ -249,7 +245,7 @@ def all(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     >>> print(nx.all(nx.array([[True, False], [True, True]]), axis=1))
     bool [2] [False, True]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.all")
     return _r.all(x, axis=normalize_axes(axis, len(x.shape), "nx.all"), keepdims=keepdims)
 
 
@@ -260,7 +256,7 @@ def any(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     >>> print(nx.any(nx.array([0.0, 0.0, 2.0])))
     bool [] True
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.any")
     return _r.any(x, axis=normalize_axes(axis, len(x.shape), "nx.any"), keepdims=keepdims)
 
 
@@ -286,7 +282,7 @@ def logsumexp(x, axis=None, keepdims=False):
     >>> print(nx.logsumexp(nx.array([1000.0, 1000.0])))
     float64 [] 1000.6931471805599
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.logsumexp")
     axes = normalize_axes(axis, len(x.shape), "nx.logsumexp")
     shift = _detached_max(x, axes)
     total = _r.sum(_e.exp(_e.subtract(x, shift)), axis=axes, keepdims=True)
@@ -308,7 +304,7 @@ def softmax(x, axis=-1):
     >>> print(nx.softmax(nx.array([1000.0, 1000.0, 1000.0, 1000.0])))
     float64 [4] [0.25, 0.25, 0.25, 0.25]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.softmax")
     axes = normalize_axes(axis, len(x.shape), "nx.softmax")
     e = _e.exp(_e.subtract(x, _detached_max(x, axes)))
     return _e.divide(e, _r.sum(e, axis=axes, keepdims=True))
@@ -323,7 +319,7 @@ def log_softmax(x, axis=-1):
     >>> print(nx.log_softmax(nx.array([0.0, 0.0])))
     float64 [2] [-0.6931471805599453, -0.6931471805599453]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.log_softmax")
     axes = normalize_axes(axis, len(x.shape), "nx.log_softmax")
     return _e.subtract(x, logsumexp(x, axis=axes, keepdims=True))
 

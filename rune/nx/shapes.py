@@ -14,7 +14,8 @@ from ..primitives import elementwise as _e
 from ..primitives import indexing as _ix
 from ..primitives import shape as _s
 from .indexing import canonical_slice, take
-from .reductions import as_tensor, normalize_axes, normalize_axis
+from .creation import as_tensor
+from .reductions import normalize_axes, normalize_axis
 from .tensor import Tensor
 
 __all__ = [
@@ -25,11 +26,12 @@ __all__ = [
 
 
 def _ints(values, what, fn) -> tuple:
-    values = (values,) if hasattr(values, "__index__") else tuple(values)
     try:
-        return tuple(operator.index(v) for v in values)
+        return tuple(operator.index(v) for v in (
+            (values,) if hasattr(values, "__index__") else values))
     except TypeError:
-        raise TypeError(f"{fn}: {what} must be ints, got {values}") from None
+        raise TypeError(f"{fn}: {what} must be an int or a sequence of ints, "
+                        f"got {values!r}") from None
 
 
 def _reshape(x, shape):
@@ -48,7 +50,7 @@ def reshape(x, shape):
     [[1, 2],
      [3, 4]]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.reshape")
     return _reshape(x, _resolve_shape(tuple(x.shape), _ints(shape, "shape", "nx.reshape")))
 
 
@@ -74,7 +76,7 @@ def ravel(x):
     >>> print(nx.ravel(nx.array([[1.0, 2.0], [3.0, 4.0]])))
     float64 [4] [1, 2, 3, 4]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.ravel")
     return _reshape(x, (x.size,))
 
 
@@ -92,7 +94,7 @@ def transpose(x, axes=None):
     [[1],
      [2]]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.transpose")
     ndim = len(x.shape)
     if axes is None:
         axes = tuple(reversed(range(ndim)))
@@ -112,7 +114,7 @@ def swapaxes(x, axis1, axis2):
     >>> print(nx.swapaxes(nx.array([[[1.0, 2.0, 3.0]]]), 0, 2).shape)
     (3, 1, 1)
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.swapaxes")
     ndim = len(x.shape)
     order = list(range(ndim))
     a1, a2 = (normalize_axis(a, ndim, "nx.swapaxes") for a in (axis1, axis2))
@@ -132,7 +134,7 @@ def moveaxis(x, source, destination):
     >>> print(nx.moveaxis(nx.array([[[1.0, 2.0, 3.0]]]), -1, 0).shape)
     (3, 1, 1)
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.moveaxis")
     ndim = len(x.shape)
     src = [normalize_axis(a, ndim, "nx.moveaxis") for a in _ints(source, "source", "nx.moveaxis")]
     dst = [normalize_axis(a, ndim, "nx.moveaxis")
@@ -161,7 +163,7 @@ def expand_dims(x, axis):
     [[1],
      [2]]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.expand_dims")
     count = len(axis) if isinstance(axis, (tuple, list)) else 1
     axes = normalize_axes(axis, len(x.shape) + count, "nx.expand_dims")
     sizes = iter(x.shape)
@@ -178,7 +180,7 @@ def squeeze(x, axis=None):
     >>> print(nx.squeeze(nx.array([[1.0], [2.0]])))
     float64 [2] [1, 2]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.squeeze")
     shape = tuple(x.shape)
     if axis is None:
         axes = tuple(a for a, n in enumerate(shape) if n == 1)
@@ -203,7 +205,7 @@ def broadcast_to(x, shape):
     [[1, 2],
      [1, 2]]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.broadcast_to")
     shape = _ints(shape, "shape", "nx.broadcast_to")
     old = tuple(x.shape)
     lead = len(shape) - len(old)
@@ -215,7 +217,10 @@ def broadcast_to(x, shape):
 
 
 def _tensors(arrays, fn):
-    xs = [as_tensor(a) for a in arrays]
+    if not hasattr(arrays, "__iter__"):
+        raise TypeError(f"{fn}: arrays must be a sequence of tensors, got "
+                        f"{type(arrays).__name__}")
+    xs = [as_tensor(a, fn) for a in arrays]
     if not xs:
         raise ValueError(f"{fn}: need at least one tensor")
     return xs
@@ -288,7 +293,7 @@ def split(x, indices_or_sections, axis=0):
     float64 [1] [1]
     float64 [2] [2, 3]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.split")
     a = normalize_axis(axis, len(x.shape), "nx.split")
     n = x.shape[a]
     if hasattr(indices_or_sections, "__index__"):
@@ -298,7 +303,7 @@ def split(x, indices_or_sections, axis=0):
                              f"equal sections")
         cuts = [n // sections * i for i in range(1, sections)]
     else:
-        cuts = list(_ints(indices_or_sections, "indices", "nx.split"))
+        cuts = list(_ints(indices_or_sections, "indices_or_sections", "nx.split"))
     bounds = zip([0] + cuts, cuts + [n])
     lead = _ix.full_index(x.shape[:a])
     return [_ix.slice_(x, index=lead + (canonical_slice(slice(start, stop), n),))
@@ -316,7 +321,7 @@ def tile(x, reps):
     >>> print(nx.tile(nx.array([1.0, 2.0]), 2))
     float64 [4] [1, 2, 1, 2]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.tile")
     reps = _ints(reps, "reps", "nx.tile")
     if any(r < 0 for r in reps):
         raise ValueError(f"nx.tile: reps must be non-negative, got {reps}")
@@ -346,7 +351,7 @@ def repeat(x, repeats, axis=None):
     float64 [4] [1, 1, 2, 2]
     float64 [3] [1, 2, 2]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.repeat")
     if axis is None:
         x, axis = ravel(x), 0
     a = normalize_axis(axis, len(x.shape), "nx.repeat")
@@ -374,7 +379,7 @@ def flip(x, axis=None):
     >>> print(nx.flip(nx.array([1.0, 2.0, 3.0])))
     float64 [3] [3, 2, 1]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.flip")
     axes = normalize_axes(axis, len(x.shape), "nx.flip")
     if not axes:
         return x
@@ -449,7 +454,7 @@ def pad(array, pad_width, mode="constant", constant_values=0):
     >>> print(nx.pad(nx.array([1.0, 2.0]), (1, 2)))
     float64 [5] [0, 1, 2, 0, 0]
     """
-    x = as_tensor(array)
+    x = as_tensor(array, "nx.pad")
     ndim = len(x.shape)
     widths = _pairs(pad_width, ndim, "pad_width")
     if mode == "constant":
@@ -485,7 +490,7 @@ def _pad_constant(x, widths, value):
 
 
 def _triangle(x, k, fn, lower):
-    x = as_tensor(x)
+    x = as_tensor(x, fn)
     if not x.shape:
         raise ValueError(f"{fn}: the tensor is 0-d; it needs at least 1 axis")
     rows, cols = (x.shape[-2:] if len(x.shape) >= 2 else (x.shape[-1], x.shape[-1]))
