@@ -26,9 +26,10 @@ def matmul(x1, x2):
     broadcast (a stack of products).
 
     Args:
-      x1, x2: tensors (or arrays) with at least one axis each.
+      x1, x2: tensors (or numpy arrays, nested lists) with at least one axis each.
 
     Raises:
+      TypeError: an operand is not numeric.
       ValueError: a 0-d operand, contracted axes of different sizes (naming
         both shapes and both sizes), or leading axes that do not broadcast.
 
@@ -56,7 +57,11 @@ def dot(a, b):
     like matmul; two N-d tensors contract a's last axis with b's
     second-to-last: the result has shape a.shape[:-1] + b.shape[:-2] + b.shape[-1:].
 
+    Args:
+      a, b: tensors, numpy arrays, numbers or nested lists of numbers.
+
     Raises:
+      TypeError: an operand is not numeric.
       ValueError: the contracted axes differ in size (naming both shapes).
 
     >>> from rune import nx
@@ -78,8 +83,12 @@ def inner(a, b):
     The result has shape a.shape[:-1] + b.shape[:-1]; a 0-d operand
     multiplies. Complex operands are not conjugated (as numpy's inner).
 
+    Args:
+      a, b: tensors, numpy arrays, numbers or nested lists of numbers.
+
     Raises:
-      ValueError: the last axes differ in size.
+      TypeError: an operand is not numeric.
+      ValueError: the last axes differ in size (naming both shapes).
 
     >>> from rune import nx
     >>> print(nx.inner(nx.array([[1., 2.], [3., 4.]]), nx.array([1., 10.])))
@@ -93,6 +102,13 @@ def inner(a, b):
 
 def outer(a, b):
     """The outer product of a and b flattened: out[i, j] = a[i] * b[j].
+
+    Args:
+      a, b: tensors, numpy arrays, numbers or nested lists of numbers (of any
+        shape: they are flattened).
+
+    Raises:
+      TypeError: an operand is not numeric.
 
     >>> from rune import nx
     >>> print(nx.outer(nx.array([1., 2.]), nx.array([1., 10., 100.])))
@@ -122,16 +138,18 @@ def _axes_list(axes, ndim, name):
 def tensordot(a, b, axes=2):
     """Sum products over the given axes of a and b (numpy's tensordot).
 
+    The result's axes are a's remaining axes, then b's.
+
     Args:
-      a, b: tensors.
+      a, b: tensors (or numpy arrays, numbers, nested lists).
       axes: an int N (a's last N axes with b's first N, in order) or a pair
         (axes of a, axes of b) of ints or equally long sequences.
 
-    The result's axes are a's remaining axes, then b's.
-
     Raises:
-      ValueError: an axis out of range, axes lists of different lengths, or
-        paired axes of different sizes (naming both).
+      TypeError: an operand is not numeric, or axes is not an int or a pair
+        of ints or sequences of ints.
+      ValueError: an axis out of range or repeated, axes lists of different
+        lengths, or paired axes of different sizes (naming both).
 
     >>> from rune import nx
     >>> a = nx.array([[1., 2.], [3., 4.]])
@@ -206,6 +224,7 @@ def einsum(subscripts, *operands):
       *operands: tensors, one per comma-separated term.
 
     Raises:
+      TypeError: subscripts is not a string, or an operand is not numeric.
       ValueError: a number of terms different from the number of operands,
         a term with a different number of letters than its operand has axes,
         an output letter not in the inputs or repeated, a letter whose sizes

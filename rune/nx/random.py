@@ -28,6 +28,10 @@ def default_rng(seed=None) -> Generator:
       seed: an int (or None for fresh entropy from the operating system), as
         numpy.random.default_rng takes.
 
+    Raises:
+      TypeError: a seed that is not None, an int or a sequence of ints.
+      ValueError: a negative seed.
+
     >>> from rune import nx
     >>> rng = nx.random.default_rng(0)
     >>> print(rng.integers(0, 10, size=5))
@@ -47,6 +51,12 @@ class Generator:
     """A stream of random tensors; make one with `nx.random.default_rng(seed)`.
 
     The same seed gives the same tensors (numpy's PCG64 generator underneath).
+
+    Args:
+      rng: the numpy.random.Generator that draws the numbers.
+
+    Raises:
+      TypeError: rng is not a numpy.random.Generator.
 
     >>> from rune import nx
     >>> rng = nx.random.default_rng(0)

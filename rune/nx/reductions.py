@@ -56,11 +56,12 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     """The sum of the elements over `axis` (all axes by default).
 
     Args:
-      x: a tensor (or anything `nx.array` takes).
+      x: a tensor, numpy array, number or nested lists of numbers.
       axis: None (all axes), an int or a tuple of ints; negative counts from the end.
       keepdims: keep the reduced axes, with size 1.
 
     Raises:
+      TypeError: x is not numeric, or an axis is not an int.
       ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
@@ -75,7 +76,16 @@ def prod(x, axis=None, keepdims=False):
     """The product of the elements over `axis` (all axes by default).
 
     Its derivative is exact where elements are zero (it never divides by
-    an element). Args and errors as `nx.sum`.
+    an element).
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.prod(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=1))
@@ -88,7 +98,16 @@ def prod(x, axis=None, keepdims=False):
 def mean(x, axis=None, keepdims=False):
     """The mean of the elements over `axis` (integers give float64).
 
-    Args and errors as `nx.sum`. The mean over no elements is nan.
+    The mean over no elements is nan.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.mean(nx.array([[1.0, 2.0], [3.0, 5.0]]), axis=-1))
@@ -102,12 +121,18 @@ def mean(x, axis=None, keepdims=False):
 def var(x, axis=None, keepdims=False, ddof=0):
     """The variance over `axis`: the mean of |x - mean(x)|^2.
 
+    Complex tensors give a real variance.
+
     Args:
-      x, axis, keepdims: as `nx.sum`.
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
       ddof: "delta degrees of freedom": divide by N - ddof rather than N
         (ddof=1 gives the unbiased estimate).
 
-    Complex tensors give a real variance. Raises as `nx.sum`.
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.var(nx.array([1.0, 2.0, 3.0, 4.0])), nx.var(nx.array([1.0, 3.0]), ddof=1))
@@ -131,8 +156,18 @@ def _var(x, axis, keepdims, ddof, fn):
 def std(x, axis=None, keepdims=False, ddof=0):
     """The standard deviation over `axis`: the square root of `nx.var`.
 
-    Args and errors as `nx.var`. Its derivative is infinite where the
-    variance is zero (as sqrt's at 0).
+    Its derivative is infinite where the variance is zero (as sqrt's at 0).
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+      ddof: "delta degrees of freedom": divide by N - ddof rather than N
+        (ddof=1 gives the unbiased estimate).
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.std(nx.array([[1.0, 3.0], [2.0, 2.0]]), axis=1))
@@ -156,8 +191,14 @@ def max(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     Where several elements tie for the largest, the derivative splits
     evenly between them: each gets 1/k of the cotangent.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
     Raises:
-      ValueError: an axis out of range, or a reduced axis of size 0.
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated, or a reduced axis of size 0.
 
     >>> from rune import nx
     >>> print(nx.max(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=1))
@@ -171,6 +212,15 @@ def max(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
 
 def min(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     """The smallest element over `axis`; ties split the derivative as `nx.max`.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated, or a reduced axis of size 0.
 
     >>> from rune import nx
     >>> print(nx.min(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=0))
@@ -202,8 +252,14 @@ def argmax(x, axis=None, keepdims=False):
     With axis=None the index is into the flattened tensor. Its derivative is
     zero.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int, or None for the index into the flattened tensor.
+      keepdims: keep the reduced axis, with size 1.
+
     Raises:
-      ValueError: an axis out of range, or an empty axis.
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: axis out of range, or an empty axis (or tensor).
 
     >>> from rune import nx
     >>> print(nx.argmax(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=1))
@@ -215,6 +271,15 @@ def argmax(x, axis=None, keepdims=False):
 def argmin(x, axis=None, keepdims=False):
     """The index of the smallest element along `axis`; see `nx.argmax`.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int, or None for the index into the flattened tensor.
+      keepdims: keep the reduced axis, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: axis out of range, or an empty axis (or tensor).
+
     >>> from rune import nx
     >>> print(nx.argmin(nx.array([[1.0, 5.0], [7.0, 2.0]])))
     int64 [] 0
@@ -225,8 +290,13 @@ def argmin(x, axis=None, keepdims=False):
 def cumsum(x, axis=None):
     """Running sums along `axis` (of the flattened tensor when axis is None).
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int, or None to flatten x first.
+
     Raises:
-      ValueError: an axis out of range.
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: axis out of range.
 
     >>> from rune import nx
     >>> print(nx.cumsum(nx.array([1.0, 2.0, 3.0])))
@@ -241,6 +311,15 @@ def cumsum(x, axis=None):
 def all(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     """Whether every element over `axis` is true (nonzero); a bool tensor.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
+
     >>> from rune import nx
     >>> print(nx.all(nx.array([[True, False], [True, True]]), axis=1))
     bool [2] [False, True]
@@ -251,6 +330,15 @@ def all(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
 
 def any(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     """Whether some element over `axis` is true (nonzero); a bool tensor.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.any(nx.array([0.0, 0.0, 2.0])))
@@ -276,7 +364,16 @@ def logsumexp(x, axis=None, keepdims=False):
     The largest element is subtracted before exp and added back after, as a
     constant (it does not change the value, so derivatives are exact: the
     gradient is softmax). Complex inputs are shifted by their real parts.
-    Args and errors as `nx.sum`; an empty reduction gives -inf.
+    An empty reduction gives -inf.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.logsumexp(nx.array([1000.0, 1000.0])))
@@ -294,11 +391,12 @@ def softmax(x, axis=-1):
     """exp(x) / sum(exp(x)) over `axis` (the last by default), without overflow.
 
     Args:
-      x: a tensor.
-      axis: an int or a tuple of ints (None for all axes).
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int (the last axis by default), a tuple of ints, or None for all axes.
 
     Raises:
-      ValueError: an axis out of range.
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.softmax(nx.array([1000.0, 1000.0, 1000.0, 1000.0])))
@@ -313,7 +411,13 @@ def softmax(x, axis=-1):
 def log_softmax(x, axis=-1):
     """log(softmax(x)) over `axis`, computed stably as x - logsumexp(x).
 
-    Args and errors as `nx.softmax`.
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int (the last axis by default), a tuple of ints, or None for all axes.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.log_softmax(nx.array([0.0, 0.0])))
@@ -329,7 +433,14 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 
     Elementwise |a - b| <= atol + rtol * |b|, broadcasting as numpy does.
 
+    Args:
+      a, b: tensors, numpy arrays or numbers.
+      rtol, atol: the relative and absolute tolerances.
+      equal_nan: count nan as equal to nan.
+
     Raises:
+      TypeError: a or b is not numeric.
+      ValueError: shapes that do not broadcast (naming both).
       rune.TracedValueError: under jit or vmap, where there are no values to
         compare (use the elementwise comparisons instead).
 

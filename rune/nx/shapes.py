@@ -41,7 +41,12 @@ def _reshape(x, shape):
 def reshape(x, shape):
     """x with a new shape of the same size; one entry may be -1 (inferred).
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      shape: an int or a sequence of ints.
+
     Raises:
+      TypeError: x is not numeric, or shape is not ints.
       ValueError: the sizes differ, or more than one -1.
 
     >>> from rune import nx
@@ -72,6 +77,12 @@ def _resolve_shape(old, new):
 def ravel(x):
     """x flattened to one axis (row-major order).
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+
+    Raises:
+      TypeError: x is not numeric.
+
     >>> from rune import nx
     >>> print(nx.ravel(nx.array([[1.0, 2.0], [3.0, 4.0]])))
     float64 [4] [1, 2, 3, 4]
@@ -83,9 +94,13 @@ def ravel(x):
 def transpose(x, axes=None):
     """x with its axes permuted: axis i of the result is axis axes[i] of x.
 
-    By default the axes are reversed.
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axes: a permutation of x's axes (negative ones count from the end);
+        None reverses them.
 
     Raises:
+      TypeError: x is not numeric, or axes is not ints.
       ValueError: axes that are not a permutation of x's axes.
 
     >>> from rune import nx
@@ -110,6 +125,14 @@ def transpose(x, axes=None):
 def swapaxes(x, axis1, axis2):
     """x with two axes exchanged.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis1, axis2: the two axes (ints; negative ones count from the end).
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range.
+
     >>> from rune import nx
     >>> print(nx.swapaxes(nx.array([[[1.0, 2.0, 3.0]]]), 0, 2).shape)
     (3, 1, 1)
@@ -123,10 +146,15 @@ def swapaxes(x, axis1, axis2):
 
 
 def moveaxis(x, source, destination):
-    """x with axes moved from `source` to `destination` (ints or sequences);
-    the other axes keep their order.
+    """x with axes moved from `source` to `destination`; the other axes keep their order.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      source: the axes to move, an int or a sequence of ints.
+      destination: where they go in the result, as many as in source.
 
     Raises:
+      TypeError: x is not numeric, or an axis is not an int.
       ValueError: an axis out of range, repeated, or source and destination
         of different lengths.
 
@@ -152,10 +180,16 @@ def moveaxis(x, source, destination):
 
 
 def expand_dims(x, axis):
-    """x with new axes of size 1 at positions `axis` (an int or a tuple) of the result.
+    """x with new axes of size 1 at positions `axis` of the result.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int or a tuple of ints, positions in the result.
 
     Raises:
-      ValueError: an axis out of range for the result's number of axes.
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range for the result's number of axes, or
+        repeated.
 
     >>> from rune import nx
     >>> print(nx.expand_dims(nx.array([1.0, 2.0]), 1))
@@ -173,7 +207,12 @@ def expand_dims(x, axis):
 def squeeze(x, axis=None):
     """x without axes of size 1: all of them, or those in `axis`.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None, an int or a tuple of ints.
+
     Raises:
+      TypeError: x is not numeric, or an axis is not an int.
       ValueError: an axis out of range, or an axis in `axis` whose size is not 1.
 
     >>> from rune import nx
@@ -196,7 +235,12 @@ def squeeze(x, axis=None):
 def broadcast_to(x, shape):
     """x repeated along new or size-1 axes to `shape`, by numpy's broadcasting rules.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      shape: the result's shape, an int or a sequence of ints.
+
     Raises:
+      TypeError: x is not numeric, or shape is not ints.
       ValueError: x's shape does not broadcast to `shape` (both are named).
 
     >>> from rune import nx
@@ -229,9 +273,15 @@ def _tensors(arrays, fn):
 def concatenate(arrays, axis=0):
     """The tensors joined along an existing axis (flattened first if axis is None).
 
+    Args:
+      arrays: a sequence of tensors (or numpy arrays, numbers, nested lists).
+      axis: an int, or None.
+
     Raises:
-      ValueError: no tensors, 0-d tensors, or shapes that differ off the axis
-        (naming the first tensor that differs).
+      TypeError: arrays is not a sequence, an element is not numeric, or
+        axis is not an int.
+      ValueError: no tensors, 0-d tensors, an axis out of range, or shapes
+        that differ off the axis (naming the first tensor that differs).
 
     >>> from rune import nx
     >>> print(nx.concatenate([nx.array([1.0]), nx.array([2.0, 3.0])]))
@@ -257,8 +307,16 @@ def concatenate(arrays, axis=0):
 def stack(arrays, axis=0):
     """The tensors joined along a new axis at `axis` of the result.
 
+    Args:
+      arrays: a sequence of tensors of one shape (or numpy arrays, numbers,
+        nested lists).
+      axis: an int, a position in the result.
+
     Raises:
-      ValueError: no tensors, or shapes that differ (naming the first that differs).
+      TypeError: arrays is not a sequence, an element is not numeric, or
+        axis is not an int.
+      ValueError: no tensors, an axis out of range, or shapes that differ
+        (naming the first that differs).
 
     >>> from rune import nx
     >>> print(nx.stack([nx.array([1.0, 2.0]), nx.array([3.0, 4.0])], axis=1))
@@ -281,10 +339,13 @@ def split(x, indices_or_sections, axis=0):
     """x cut along `axis` into a list of tensors.
 
     Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
       indices_or_sections: an int N (N equal pieces) or a sorted sequence of
         indices where the cuts go (pieces x[:i0], x[i0:i1], ..., x[ik:]).
+      axis: an int.
 
     Raises:
+      TypeError: x is not numeric, or indices_or_sections or axis is not ints.
       ValueError: N does not divide the axis's size, N < 1, an axis out of range.
 
     >>> from rune import nx
@@ -311,10 +372,17 @@ def split(x, indices_or_sections, axis=0):
 
 
 def tile(x, reps):
-    """x repeated `reps` times along each axis (numpy's tile: reps and x's
-    shape are padded with leading 1s to the same length).
+    """x repeated `reps` times along each axis.
+
+    As numpy's tile: reps and x's shape are padded with leading 1s to the
+    same length.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      reps: an int or a sequence of ints, one per axis.
 
     Raises:
+      TypeError: x is not numeric, or reps is not ints.
       ValueError: a negative repetition.
 
     >>> from rune import nx
@@ -338,10 +406,14 @@ def repeat(x, repeats, axis=None):
     """Each element of x repeated along `axis` (of the flattened tensor if None).
 
     Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
       repeats: an int, or one int per element along the axis.
+      axis: an int, or None.
 
     Raises:
-      ValueError: a negative count, or counts that do not match the axis.
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: repeats that are not non-negative ints, counts that do not
+        match the axis, or an axis out of range.
       rune.TracedValueError: counts traced by jit or vmap (the result's shape
         would depend on their values).
 
@@ -375,6 +447,14 @@ def repeat(x, repeats, axis=None):
 def flip(x, axis=None):
     """x with the order of elements reversed along `axis` (all axes if None).
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None, an int or a tuple of ints.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
+
     >>> from rune import nx
     >>> print(nx.flip(nx.array([1.0, 2.0, 3.0])))
     float64 [3] [3, 2, 1]
@@ -405,6 +485,8 @@ def _pairs(value, ndim, what, ints=True):
             raise TypeError(f"nx.pad: {what} must be ints, got {value!r}")
         if (pairs < 0).any():
             raise ValueError(f"nx.pad: {what} must be non-negative, got {value!r}")
+    elif array.dtype.kind not in "biufc":
+        raise TypeError(f"nx.pad: {what} must be numbers, got {value!r}")
     return [tuple(p) for p in pairs.tolist()]
 
 
@@ -439,6 +521,7 @@ def pad(array, pad_width, mode="constant", constant_values=0):
     """`array` padded along each axis, as numpy's pad.
 
     Args:
+      array: a tensor, numpy array, number or nested lists of numbers.
       pad_width: an int, a (before, after) pair, or one pair per axis.
       mode: "constant" (fill with constant_values), "edge" (repeat the edge
         element), "wrap", "reflect" or "symmetric" (each at most one period:
@@ -447,6 +530,7 @@ def pad(array, pad_width, mode="constant", constant_values=0):
         later axes fill the corners, as in numpy.
 
     Raises:
+      TypeError: array or constant_values is not numeric, or widths are not ints.
       ValueError: negative or ill-shaped widths, an unknown mode, widths
         beyond what the mode supports.
 
@@ -491,6 +575,8 @@ def _pad_constant(x, widths, value):
 
 def _triangle(x, k, fn, lower):
     x = as_tensor(x, fn)
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
+        raise TypeError(f"{fn}: k must be an int, got {k!r}")
     if not x.shape:
         raise ValueError(f"{fn}: the tensor is 0-d; it needs at least 1 axis")
     rows, cols = (x.shape[-2:] if len(x.shape) >= 2 else (x.shape[-1], x.shape[-1]))
@@ -501,6 +587,17 @@ def _triangle(x, k, fn, lower):
 
 def tril(x, k=0):
     """x with the elements above the k-th diagonal zeroed (over the last two axes).
+
+    A 1-d x is read as a row repeated into a square matrix, as in numpy.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      k: the diagonal, an int: 0 the main one, above it if positive, below
+        if negative.
+
+    Raises:
+      TypeError: x is not numeric, or k is not an int.
+      ValueError: x is 0-d.
 
     >>> from rune import nx
     >>> print(nx.tril(nx.array([[1.0, 2.0], [3.0, 4.0]])))
@@ -513,6 +610,14 @@ def tril(x, k=0):
 
 def triu(x, k=0):
     """x with the elements below the k-th diagonal zeroed (over the last two axes).
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      k: the diagonal, an int (see `nx.tril`).
+
+    Raises:
+      TypeError: x is not numeric, or k is not an int.
+      ValueError: x is 0-d.
 
     >>> from rune import nx
     >>> print(nx.triu(nx.array([[1.0, 2.0], [3.0, 4.0]]), k=1))
