@@ -104,7 +104,7 @@ _EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*$")
 
 
 def sections(doc: str) -> dict[str, list[tuple[str, str]]]:
-    """The Google-style sections of a docstring, as mkdocstrings (griffe) reads them.
+    r"""The Google-style sections of a docstring, as mkdocstrings (griffe) reads them.
 
     A section is a line such as `Args:` after a blank line, followed by
     indented items; an item is `head: description`, its continuation lines
@@ -156,7 +156,8 @@ def exception_named(name: str, obj) -> type | None:
     """The exception class a `Raises:` item names, looked up as a reader would:
     a builtin, a name of the object's module, or a dotted path from `rune`."""
     first, *rest = name.split(".")
-    for namespace in (vars(builtins), vars(sys.modules[obj.__module__]), {"rune": sys.modules["rune"]}):
+    module = vars(sys.modules[obj.__module__])
+    for namespace in (vars(builtins), module, {"rune": sys.modules["rune"]}):
         if first in namespace:
             value = namespace[first]
             for part in rest:
