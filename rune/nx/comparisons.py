@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..primitives import elementwise as _e
 from .creation import as_tensor
-from .tensor import Tensor, call_broadcasting
+from .tensor import Tensor, broadcast_error
 
 __all__ = [
     "maximum", "minimum", "clip", "where",
@@ -24,11 +24,18 @@ _PASS = (Tensor, int, float, complex)  # bool is an int
 
 
 def _call(fn, prim, *args):
-    """`call_broadcasting`, once each argument is checked to hold numbers: numpy
-    compares None and strings without complaint (`None == 1` is False, `"a"`
-    is true), and would answer with a tensor of objects."""
-    return call_broadcasting(fn, prim, *[a if isinstance(a, _PASS) else as_tensor(a, fn)
-                                         for a in args])
+    """`call_broadcasting(fn, prim, *args)`, once each argument is checked to hold
+    numbers: numpy compares None and strings without complaint (`None == 1` is
+    False, `"a"` is true), and would answer with a tensor of objects. (Written
+    out rather than calling call_broadcasting: one Python call less.)"""
+    for a in args:
+        if not isinstance(a, _PASS):
+            args = [a if isinstance(a, _PASS) else as_tensor(a, fn) for a in args]
+            break
+    try:
+        return prim(*args)
+    except ValueError as error:
+        raise broadcast_error(fn, error, *args) from None
 
 
 # ------------------------------------------------ selecting and comparing
