@@ -118,7 +118,7 @@ def cond(pred, true_fun, false_fun, *operands):
     Args:
       pred: a boolean scalar (a Python or numpy bool, or a bool tensor of shape ()).
       true_fun, false_fun: functions of the operands.
-      operands: the arguments passed to the branch (structures of tensors,
+      *operands: the arguments passed to the branch (structures of tensors,
         numpy arrays or numbers).
 
     Raises:
@@ -256,9 +256,17 @@ def fori_loop(lower, upper, body_fun, init_val):
     a `while_loop` (traced, forward mode only). The index i is an integer
     tensor of shape ().
 
+    Args:
+      lower, upper: the bounds: Python ints, or integer tensors of shape ().
+      body_fun: (i, val) -> val, keeping val's structure, shapes and dtypes.
+      init_val: the first val, a structure of tensors (numbers and numpy
+        arrays become tensors).
+
     Raises:
-      TypeError: a bound that is not an integer (a Python int or an integer
-        tensor); as while_loop and scan for the body.
+      TypeError: body_fun is not a function, a bound that is not an integer
+        (a Python int or an integer tensor), or body_fun changes a dtype.
+      ValueError: a tensor bound that is not a scalar, or body_fun changes
+        val's structure or a shape.
 
     >>> import rune
     >>> from rune import nx

@@ -567,12 +567,16 @@ def custom_jvp(fun):
     the rule gives the derivative; differentiations around it differentiate fun
     and the rule as written (a Hessian differentiates the rule).
 
+    Args:
+      fun: a function of tensors (or structures of them) returning the pair
+        (output, rule).
+
     Raises:
-      TypeError: fun does not return a pair (output, rule); the rule returns
-        a tangent of another dtype, or applies a non-linear operation to a
-        tangent under reverse mode.
-      ValueError: the rule returns a tangent of another structure or shape,
-        naming the output leaf.
+      TypeError: calling the result: fun does not return a pair (output,
+        rule); the rule returns a tangent of another dtype, or applies a
+        non-linear operation to a tangent under reverse mode.
+      ValueError: calling the result: the rule returns a tangent of another
+        structure or shape, naming the output leaf.
 
     >>> import rune
     >>> from rune import nx
@@ -600,12 +604,16 @@ def custom_vjp(fun):
     rune.custom_vjp. Differentiations around the innermost one see fun and
     the rule as written.
 
+    Args:
+      fun: a function of tensors (or structures of them) returning the pair
+        (output, rule).
+
     Raises:
-      TypeError: under forward mode (jvp, the tangent map of linearize):
-        give a custom_jvp; fun does not return a pair; the rule returns
-        cotangents of another dtype or not one per argument.
-      ValueError: the rule returns a cotangent of another structure or shape,
-        naming the argument.
+      TypeError: calling the result: under forward mode (jvp, the tangent
+        map of linearize): give a custom_jvp; fun does not return a pair; the
+        rule returns cotangents of another dtype or not one per argument.
+      ValueError: calling the result: the rule returns a cotangent of another
+        structure or shape, naming the argument.
 
     >>> import rune
     >>> from rune import nx
@@ -626,6 +634,17 @@ def custom_transpose(fun):
     custom_vjp. Differentiation applies fun to the tangents (it is its own
     derivative); transposing (`rune.linear_transpose`, the backward pass of
     grad) calls the rule. The rule must not depend on fun's arguments.
+
+    Args:
+      fun: a function linear in its tensor arguments, returning the pair
+        (output, rule).
+
+    Raises:
+      TypeError: calling the result: fun does not return a pair (output,
+        rule); the rule returns cotangents of another dtype or not one per
+        argument.
+      ValueError: calling the result: the rule returns a cotangent of another
+        structure or shape, naming the argument.
 
     >>> import rune
     >>> from rune import nx
@@ -648,8 +667,16 @@ def checkpoint(f):
     back. Same derivatives; less memory held between the passes, for f's
     cost once more. Outside reverse mode it is f.
 
-    f must take every differentiated value it uses as an argument (a
-    closure raises ValueError).
+    Args:
+      f: a function of tensors (or structures of them) that takes every
+        differentiated value it uses as an argument.
+
+    Raises:
+      ValueError: calling the result under reverse mode: f uses a
+        differentiated value that is not one of its arguments (a closure;
+        pass it as an argument).
+      TypeError: calling the result under reverse mode: f returns something
+        other than tensors, numpy arrays or numbers.
 
     >>> import rune
     >>> from rune import nx

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import ptree
-from .arguments import check_differentiable, flatten_tensors, normalize_argnums
+from .arguments import check_differentiable, flatten_tensors, normalize_argnums, split_aux
 from .forward import jvp
 from .nx.tensor import Tensor
 from .primitives import shape as _shape
@@ -47,6 +47,11 @@ def _diff_args(args, argnums, transform, holomorphic):
     return nums, leaves, structure
 
 
+def _with_aux(f, transform):
+    """f, checked to return a pair (output, aux), with errors naming `transform`."""
+    return lambda *args: split_aux(f(*args), transform)
+
+
 def _unpack(result, argnums):
     return result if isinstance(argnums, (tuple, list)) else result[0]
 
@@ -64,6 +69,21 @@ def jacfwd(f, argnums=0, has_aux=False, holomorphic=False):
     Jacobian with respect to argnums (structured like the arguments when
     argnums is a tuple). Best when inputs are fewer than outputs.
 
+    Args:
+      f: a function of tensors (or structures of them) returning tensors (or
+        structures of them).
+      argnums: the positional argument (an int) or arguments (a tuple) to
+        differentiate with respect to.
+      has_aux: f returns a pair (output, aux); the function then returns
+        (jacobian, aux), aux undifferentiated.
+      holomorphic: allow complex inputs, for a holomorphic f.
+
+    Raises:
+      TypeError: calling the function: an argument to differentiate that is
+        not a tensor, or has an integer dtype, or (without holomorphic) a
+        complex one; has_aux and f does not return a pair.
+      ValueError: calling the function: argnums out of range.
+
     >>> import rune
     >>> from rune import nx
     >>> print(rune.jacfwd(lambda x: x * x)(nx.array([1.0, 2.0])))
@@ -75,6 +95,8 @@ def jacfwd(f, argnums=0, has_aux=False, holomorphic=False):
     def jacobian(*args):
         nums, leaves, structure = _diff_args(args, argnums, "rune.jacfwd", holomorphic)
         f_diff = _partial(f, args, nums)
+        if has_aux:  # f's output must be a pair: [0] would quietly index a tensor
+            f_diff = _with_aux(f_diff, "rune.jacfwd")
         g = (lambda *d: f_diff(*d)[0]) if has_aux else f_diff
         out = g(*ptree.unflatten(structure, leaves))
         out_leaves, out_structure = ptree.flatten(out)
@@ -102,6 +124,21 @@ def jacrev(f, argnums=0, has_aux=False, holomorphic=False):
 
     Same result as `jacfwd`; best when outputs are fewer than inputs.
 
+    Args:
+      f: a function of tensors (or structures of them) returning tensors (or
+        structures of them).
+      argnums: the positional argument (an int) or arguments (a tuple) to
+        differentiate with respect to.
+      has_aux: f returns a pair (output, aux); the function then returns
+        (jacobian, aux), aux undifferentiated.
+      holomorphic: allow complex inputs, for a holomorphic f.
+
+    Raises:
+      TypeError: calling the function: an argument to differentiate that is
+        not a tensor, or has an integer dtype, or (without holomorphic) a
+        complex one; has_aux and f does not return a pair.
+      ValueError: calling the function: argnums out of range.
+
     >>> import rune
     >>> from rune import nx
     >>> print(rune.jacrev(lambda x: x * x)(nx.array([1.0, 2.0])))
@@ -115,7 +152,7 @@ def jacrev(f, argnums=0, has_aux=False, holomorphic=False):
         f_diff = _partial(f, args, nums)
         diff_args = ptree.unflatten(structure, leaves)
         if has_aux:
-            out, pullback, aux = vjp(f_diff, *diff_args, has_aux=True)
+            out, pullback, aux = vjp(_with_aux(f_diff, "rune.jacrev"), *diff_args, has_aux=True)
         else:
             out, pullback = vjp(f_diff, *diff_args)
         out_leaves, out_structure = ptree.flatten(out)
@@ -138,6 +175,18 @@ def jacrev(f, argnums=0, has_aux=False, holomorphic=False):
 def hessian(f, argnums=0, holomorphic=False):
     """The Hessian of a scalar f: forward mode over reverse mode.
 
+    Args:
+      f: a function whose output is a scalar tensor.
+      argnums: the positional argument (an int) or arguments (a tuple) to
+        differentiate with respect to.
+      holomorphic: allow complex inputs, for a holomorphic f.
+
+    Raises:
+      TypeError: calling the function: an argument to differentiate that is
+        not a tensor, or has an integer dtype, or (without holomorphic) a
+        complex one.
+      ValueError: calling the function: argnums out of range.
+
     >>> import rune
     >>> from rune import nx
     >>> print(rune.hessian(lambda x: nx.sum(x * x * x))(nx.array([1.0, 2.0])))
@@ -153,10 +202,19 @@ def hvp(f, primals, tangents, holomorphic=False):
     """The Hessian-vector product of a scalar f at `primals` along `tangents`.
 
     Forward mode over reverse mode: the jvp of the gradient, without forming
-    the Hessian. `primals` and `tangents` are tuples as for `rune.jvp`; the
-    result has the structure of `primals` (one entry per argument, unwrapped
-    when there is only one). holomorphic=True for a complex holomorphic f,
-    as for `rune.hessian`.
+    the Hessian. The result has the structure of `primals` (one entry per
+    argument, unwrapped when there is only one).
+
+    Args:
+      f: a function whose output is a real scalar tensor.
+      primals: a tuple of f's positional arguments, as for `rune.jvp`.
+      tangents: a tuple of the same structure, shapes and dtypes: the vector.
+      holomorphic: allow complex inputs, for a holomorphic f (as rune.hessian).
+
+    Raises:
+      TypeError: primals not a tuple, f's output not a real scalar, an
+        integer argument, or a tangent of another dtype.
+      ValueError: tangents of another structure or shape (naming the leaf).
 
     >>> import rune
     >>> from rune import nx

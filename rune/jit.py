@@ -500,7 +500,19 @@ def make_graph(f, static_argnums=()):
     `.mermaid()` draws it. Only the arguments' structure, shapes and dtypes
     matter, and the static arguments' values.
 
-    Raises: as `rune.jit` does.
+    Args:
+      f: a function of tensors, numpy arrays and Python numbers, or of
+        structures of them (as for `rune.jit`).
+      static_argnums: an int or a tuple of ints, the positional arguments
+        that are not traced but passed as they are.
+
+    Raises:
+      TypeError: static_argnums not ints. Calling the function: a static
+        argument that is not hashable, or an argument that cannot be traced
+        (a string: make it static).
+      ValueError: calling the function: a static_argnums out of range.
+      rune.TracedValueError: calling the function: f reads a traced value
+        (`float(x)`, Python `if` on a tensor).
 
     >>> import rune
     >>> from rune import nx

@@ -45,7 +45,8 @@ def register(cls: type, to_children: Callable, from_children: Callable) -> None:
       from_children: `(aux, children) -> node`.
 
     Raises:
-      TypeError: if `cls` is not a class, or is registered already.
+      TypeError: `cls` is not a class or is registered already, or
+        to_children or from_children is not a function.
 
     >>> from rune import ptree
     >>> class Pair:
@@ -58,6 +59,9 @@ def register(cls: type, to_children: Callable, from_children: Callable) -> None:
         raise TypeError(f"register: cls must be a class, got {cls!r}")
     if cls in _registry or cls in (tuple, list, dict, type(None)):
         raise TypeError(f"register: {cls.__name__} is registered already")
+    for name, fn in (("to_children", to_children), ("from_children", from_children)):
+        if not callable(fn):
+            raise TypeError(f"register: {name} must be a function, got {fn!r}")
     _registry[cls] = _NodeType(to_children, from_children)
 
 
@@ -105,7 +109,16 @@ class Structure:
     """The shape of a structure without its leaves; compare with ==.
 
     It prints with `*` for each leaf: `(*, [*, *])`. Structures are hashable,
-    and `num_leaves` counts the leaves.
+    and `num_leaves` counts the leaves. `ptree.flatten` and `ptree.structure`
+    make them.
+
+    Args:
+      kind: the container's class, or None for a leaf.
+      aux: the container's hashable data (a dict's keys...), None for a leaf.
+      children: a tuple of Structures, one per child.
+
+    Raises:
+      TypeError: a child that is not a Structure.
 
     >>> from rune import ptree
     >>> s = ptree.structure((1.0, [2.0, 3.0]))
@@ -119,7 +132,11 @@ class Structure:
         self.kind = kind  # None for a leaf, else the container's class
         self.aux = aux
         self.children = children
-        self.num_leaves = 1 if kind is None else sum(c.num_leaves for c in children)
+        try:
+            self.num_leaves = 1 if kind is None else sum(c.num_leaves for c in children)
+        except AttributeError:
+            raise TypeError(f"Structure: children must be Structures, got "
+                            f"{[type(c).__name__ for c in children]}") from None
 
     def __eq__(self, other):
         return (
@@ -159,15 +176,26 @@ _LEAF = Structure(None, None, ())
 def flatten(tree, is_leaf: Callable[[Any], bool] | None = None) -> tuple[list, Structure]:
     """The leaves of `tree` in order, and its `Structure`.
 
+    Dicts give their values in sorted key order.
+
     Args:
-      tree: any structure.
-      is_leaf: optional predicate; a node for which it returns True is a leaf
-        even if it is a container.
+      tree: any structure: nested tuples, lists, dicts, namedtuples, dataclasses,
+        registered classes; anything else is a leaf.
+      is_leaf: None, or a predicate: a node for which it returns True is a
+        leaf even if it is a container.
+
+    Returns:
+      `(leaves, structure)`: a list, and the `Structure` to rebuild the tree.
+
+    Raises:
+      TypeError: is_leaf is neither None nor a function.
 
     >>> from rune import ptree
     >>> ptree.flatten([1.0, (2.0, None)])
     ([1.0, 2.0], [*, (*, None)])
     """
+    if is_leaf is not None and not callable(is_leaf):
+        raise TypeError(f"flatten: is_leaf must be a function or None, got {is_leaf!r}")
     leaves: list = []
     return leaves, _flatten(tree, leaves, is_leaf)
 
@@ -185,14 +213,26 @@ def _flatten(node, leaves, is_leaf):
 def unflatten(structure: Structure, leaves) -> Any:
     """Rebuild a structure of `structure`'s shape around `leaves`.
 
+    Args:
+      structure: a `Structure` (from `ptree.flatten` or `ptree.structure`).
+      leaves: a sequence of `structure.num_leaves` leaves, in order.
+
     Raises:
-      ValueError: if the number of leaves is not `structure.num_leaves`.
+      TypeError: structure is not a Structure, or leaves is not a sequence.
+      ValueError: the number of leaves is not `structure.num_leaves`.
 
     >>> from rune import ptree
     >>> ptree.unflatten(ptree.structure({"a": 0, "b": (0, 0)}), [1, 2, 3])
     {'a': 1, 'b': (2, 3)}
     """
-    leaves = list(leaves)
+    if not isinstance(structure, Structure):
+        raise TypeError(f"unflatten: structure must be a Structure (from ptree.flatten), "
+                        f"got {type(structure).__name__}")
+    try:
+        leaves = list(leaves)
+    except TypeError:
+        raise TypeError(f"unflatten: leaves must be a sequence, got "
+                        f"{type(leaves).__name__}") from None
     if len(leaves) != structure.num_leaves:
         raise ValueError(
             f"unflatten: the structure {structure} has {structure.num_leaves} leaves, "
@@ -227,10 +267,20 @@ def paths(structure: Structure, root: str = "") -> list[str]:
 
     Used by error messages to name the leaf that is wrong.
 
+    Args:
+      structure: a `Structure`.
+      root: the name of the whole structure, in front of each path.
+
+    Raises:
+      TypeError: structure is not a Structure.
+
     >>> from rune import ptree
     >>> ptree.paths(ptree.structure(({"w": 1.0}, [2.0])), "args")
     ["args[0]['w']", 'args[1][0]']
     """
+    if not isinstance(structure, Structure):
+        raise TypeError(f"paths: structure must be a Structure (from ptree.flatten), got "
+                        f"{type(structure).__name__}")
     if structure.kind is None:
         return [root]
     kind, aux = structure.kind, structure.aux
@@ -248,6 +298,15 @@ def paths(structure: Structure, root: str = "") -> list[str]:
 def leaves(tree, is_leaf=None) -> list:
     """The leaves of `tree`, in order (dict entries by sorted key).
 
+    Args:
+      tree: any structure: nested tuples, lists, dicts, namedtuples, dataclasses,
+        registered classes; anything else is a leaf.
+      is_leaf: None, or a predicate: a node for which it returns True is a
+        leaf even if it is a container.
+
+    Raises:
+      TypeError: is_leaf is neither None nor a function.
+
     >>> from rune import ptree
     >>> ptree.leaves({"b": [1, 2], "a": 3})
     [3, 1, 2]
@@ -257,6 +316,15 @@ def leaves(tree, is_leaf=None) -> list:
 
 def structure(tree, is_leaf=None) -> Structure:
     """The `Structure` of `tree`: its containers, with `*` for each leaf.
+
+    Args:
+      tree: any structure: nested tuples, lists, dicts, namedtuples, dataclasses,
+        registered classes; anything else is a leaf.
+      is_leaf: None, or a predicate: a node for which it returns True is a
+        leaf even if it is a container.
+
+    Raises:
+      TypeError: is_leaf is neither None nor a function.
 
     >>> from rune import ptree
     >>> ptree.structure({"w": [1, 2], "b": 3})
@@ -268,14 +336,28 @@ def structure(tree, is_leaf=None) -> Structure:
 def map(fn: Callable, tree, *rest, is_leaf=None):
     """Apply `fn` to each leaf (and to the matching leaves of `rest`).
 
+    Args:
+      fn: a function of one leaf of `tree` and the matching leaf of each of `rest`.
+      tree: any structure: nested tuples, lists, dicts, namedtuples, dataclasses,
+        registered classes; anything else is a leaf.
+      *rest: more trees of the same structure as `tree`.
+      is_leaf: None, or a predicate: a node for which it returns True is a
+        leaf even if it is a container.
+
+    Returns:
+      A tree of `tree`'s structure holding fn's results.
+
     Raises:
-      ValueError: if a tree of `rest` has another structure than `tree`,
-        naming both.
+      TypeError: fn is not a function, or is_leaf is neither None nor a function.
+      ValueError: a tree of `rest` has another structure than `tree`, naming
+        both.
 
     >>> from rune import ptree
     >>> ptree.map(lambda a, b: a + b, (1, [2]), (10, [20]))
     (11, [22])
     """
+    if not callable(fn):
+        raise TypeError(f"map: fn must be a function, got {fn!r}")
     flat, struct = flatten(tree, is_leaf)
     others = []
     for i, other in enumerate(rest):

@@ -320,9 +320,18 @@ def linearize(f, *primals):
     linear program for each new tangent (one per primal, of its structure)
     without running f again; it returns the output's tangent.
 
+    Args:
+      f: a function of tensors (or structures of tensors).
+      *primals: f's positional arguments, where to differentiate.
+
+    Returns:
+      `(out, f_jvp)`: f's output, and its tangent map.
+
     Raises:
-      TypeError, ValueError: as `rune.jvp` does, for tangents that do not
-        match the primals.
+      TypeError: a primal leaf that is not a tensor, a numpy array or a
+        number. Calling f_jvp: a tangent of another dtype.
+      ValueError: calling f_jvp: tangents of another structure, or a leaf of
+        another shape (naming the leaf).
 
     >>> import rune
     >>> from rune import nx
@@ -359,10 +368,19 @@ def vjp(f, *primals, has_aux=False):
     its primal's structure. It runs the recorded linear program backward and
     can be called any number of times.
 
+    Args:
+      f: a function of tensors (or structures of tensors).
+      *primals: f's positional arguments, where to differentiate.
+      has_aux: f returns a pair (output, aux); aux is returned undifferentiated.
+
+    Returns:
+      `(out, pullback)`, or `(out, pullback, aux)` with has_aux.
+
     Raises:
       TypeError: a leaf that is not a tensor; has_aux and f does not return
-        a pair. The pullback raises ValueError or TypeError for a cotangent of
-        the wrong structure, shape or dtype, naming the leaf.
+        a pair. Calling the pullback: a cotangent of another dtype.
+      ValueError: calling the pullback: a cotangent of another structure or
+        shape, naming the leaf.
 
     >>> import rune
     >>> from rune import nx
@@ -395,8 +413,22 @@ def vjp(f, *primals, has_aux=False):
 def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
     """A function returning `(f(*args), gradient)`; see `rune.grad`.
 
-    The value comes from the same run of f as the gradient. With has_aux it
-    returns `((value, aux), gradient)`. Raises as `rune.grad` does.
+    The value comes from the same run of f as the gradient.
+
+    Args:
+      f: a function whose output is a real scalar (a complex one with
+        holomorphic=True).
+      argnums: the positional argument (an int) or arguments (a tuple) to
+        differentiate with respect to; the gradient has its structure.
+      has_aux: f returns (output, aux); the function then returns
+        ((value, aux), gradient).
+      holomorphic: allow complex outputs of a holomorphic f (inputs complex).
+
+    Raises:
+      TypeError: calling the function: a non-scalar, integer or (without
+        holomorphic) complex output; an integer or boolean argument, naming
+        argnums and the dtype; has_aux and f does not return a pair.
+      ValueError: calling the function: argnums out of range.
 
     >>> import rune
     >>> from rune import nx
@@ -531,10 +563,17 @@ def linear_transpose(f, *primals):
     f runs once on abstract inputs, to check that it is linear (an affine f,
     x + 1, is transposed as its linear part), and once at `primals`.
 
+    Args:
+      f: a function linear in its arguments (tensors or structures of them).
+      *primals: example arguments of f, for their shapes and dtypes.
+
     Raises:
       TypeError: f applies a non-linear operation to its inputs (x * x,
-        sin x) or reads their values, naming the operation; a cotangent of
-        another dtype. ValueError: a cotangent of another structure or shape.
+        sin x) or reads their values, naming the operation; a primal leaf
+        that is not a tensor, a numpy array or a number; calling the
+        transpose, a cotangent of another dtype.
+      ValueError: calling the transpose: a cotangent of another structure or
+        shape, naming the leaf.
 
     >>> import rune
     >>> from rune import nx

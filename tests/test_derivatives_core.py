@@ -59,6 +59,13 @@ def test_detach_holds_one_factor(ab):
     assert str(held) == "float64 [2] [1, 2]"
 
 
+def test_detach_of_what_is_not_a_tensor_raises():
+    with pytest.raises(TypeError, match=r"^rune.detach: x\[1\]: expected a tensor, a numpy "
+                                        r"array or a number, got str"):
+        rune.detach([nx.array(1.0), "a"])  # was a tensor holding a string
+    assert rune.detach(None) is None
+
+
 def test_complex_gradient_is_twice_the_conjugate():
     z = nx.array([1 + 2j, -3 + 0.5j])
     gz = rune.grad(lambda z: nx.sum(nx.real(z * nx.conj(z))))(z)

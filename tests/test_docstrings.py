@@ -1,17 +1,26 @@
-"""Every public function and class has a docstring with a `>>>` example.
+"""Every public function and class has a docstring with a `>>>` example,
+its arguments and what it raises.
 
 The examples run as tests (`literate_docstring_patterns` in pyproject.toml)
-and show in the API reference; this test makes sure each public object has
-one, and names every offender at once.
+and show in the API reference, which mkdocstrings builds from the Google-style
+`Args:` and `Raises:` sections; these tests make sure each public object has
+them, and name every offender at once.
 """
 
 from __future__ import annotations
 
+import builtins
+import dataclasses
+import enum
 import importlib
 import importlib.util
 import inspect
 import pkgutil
+import re
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,3 +94,192 @@ def test_every_public_function_and_class_has_a_docstring_with_an_example():
     assert not offenders, (
         f"{len(offenders)} public objects lack a docstring example:\n" + "\n".join(offenders)
     )
+
+
+# ------------------------------------------------------- Args and Raises
+
+_HEADING = re.compile(r"^([A-Z]\w*):$")
+_NAME = re.compile(r"^\*{0,2}[A-Za-z_]\w*$")
+_EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*$")
+
+
+def sections(doc: str) -> dict[str, list[tuple[str, str]]]:
+    r"""The Google-style sections of a docstring, as mkdocstrings (griffe) reads them.
+
+    A section is a line such as `Args:` after a blank line, followed by
+    indented items; an item is `head: description`, its continuation lines
+    indented further, and the section ends at a line indented less than
+    its first item. Returns {title: [(head, description), ...]}.
+
+    >>> sections("Sum.\n\nArgs:\n  x, y: numbers,\n    added.\n\n>>> 1")
+    {'Args': [('x, y', 'numbers, added.')]}
+    """
+    lines = inspect.cleandoc(doc).splitlines()
+    found: dict[str, list[tuple[str, str]]] = {}
+    for i, line in enumerate(lines):
+        heading = _HEADING.match(line)
+        below = lines[i + 1] if i + 1 < len(lines) else ""
+        if heading is None or (i and lines[i - 1].strip()) or not below.startswith(" "):
+            continue
+        indent = len(below) - len(below.lstrip())
+        items: list[list[str]] = []
+        for item_line in lines[i + 1 :]:
+            stripped = item_line.strip()
+            if not stripped:
+                continue
+            depth = len(item_line) - len(item_line.lstrip())
+            if depth < indent:
+                break
+            if depth == indent:
+                items.append(stripped.split(":", 1) if ":" in stripped else [stripped, ""])
+            else:
+                items[-1][1] += " " + stripped
+        found[heading.group(1)] = [(head.strip(), text.strip()) for head, text in items]
+    return found
+
+
+def documented_names(items) -> list[str]:
+    """The parameter names of an `Args:` section's items (`x, y:` names two)."""
+    return [name.strip() for head, _ in items for name in head.split(",")]
+
+
+def parameters(obj) -> list[str]:
+    """The parameters to document: `*args` and `**kwargs` with their stars, no `self`."""
+    names = []
+    for parameter in inspect.signature(obj).parameters.values():
+        stars = {parameter.VAR_POSITIONAL: "*", parameter.VAR_KEYWORD: "**"}
+        names.append(stars.get(parameter.kind, "") + parameter.name)
+    return names
+
+
+def exception_named(name: str, obj) -> type | None:
+    """The exception class a `Raises:` item names, looked up as a reader would:
+    a builtin, a name of the object's module, or a dotted path from `rune`."""
+    first, *rest = name.split(".")
+    module = vars(sys.modules[obj.__module__])
+    for namespace in (vars(builtins), module, {"rune": sys.modules["rune"]}):
+        if first in namespace:
+            value = namespace[first]
+            for part in rest:
+                value = getattr(value, part, None)
+            if isinstance(value, type) and issubclass(value, BaseException):
+                return value
+    return None
+
+
+def needs(obj) -> tuple[str | None, bool]:
+    """(the section naming obj's arguments or None, whether obj needs `Raises:`).
+
+    A function names its arguments under `Args:` and says what it raises.
+    So does a class with a constructor of its own; a dataclass names its
+    fields under `Attributes:`, and raises nothing (its constructor is
+    generated); an exception class names its constructor's arguments, if
+    any; an enum has only its members.
+    """
+    if inspect.isfunction(obj):
+        return "Args", True
+    if issubclass(obj, enum.Enum):
+        return None, False
+    if dataclasses.is_dataclass(obj):
+        return "Attributes", False
+    takes = "__init__" in vars(obj) and parameters(obj)
+    if issubclass(obj, BaseException):
+        return ("Args" if takes else None), False
+    return ("Args" if takes else None), bool(takes)
+
+
+def problems(obj) -> list[str]:
+    """What obj's docstring lacks: unnamed parameters, a missing or malformed section."""
+    found = sections(obj.__doc__ or "")
+    args_title, raises = needs(obj)
+    out = []
+    if args_title is not None:
+        if args_title not in found:
+            out.append(f"no {args_title}: section")
+        else:
+            named = documented_names(found[args_title])
+            expected = parameters(obj)
+            missing = [name for name in expected if name not in named]
+            unknown = [name for name in named if name not in expected]
+            malformed = [name for name in named if not _NAME.match(name)]
+            empty = [head for head, text in found[args_title] if not text]
+            for what, names in (("does not name", missing), ("names unknown", unknown),
+                                ("has malformed names", malformed),
+                                ("has no description for", empty)):
+                if names:
+                    out.append(f"{args_title}: {what} {', '.join(names)}")
+    if raises:
+        if "Raises" not in found:
+            out.append("no Raises: section")
+        for head, text in found.get("Raises", []):
+            if not _EXCEPTION.match(head) or exception_named(head, obj) is None:
+                out.append(f"Raises: {head!r} is not one exception class (write one per line)")
+            elif not text:
+                out.append(f"Raises: {head} says nothing of when")
+    return out
+
+
+def test_every_public_function_names_its_arguments_and_what_it_raises():
+    offenders = []
+    for name, obj in public_api().items():
+        offenders += [f"{name} ({where(obj)}): {problem}" for problem in problems(obj)]
+    assert not offenders, (
+        f"{len(offenders)} problems with Args:/Raises: sections:\n" + "\n".join(offenders)
+    )
+
+
+def _good(x, *rest, key=None, **options):
+    """Adds.
+
+    Args:
+      x, key: numbers.
+      *rest: more numbers,
+        on two lines.
+      **options: ignored.
+
+    Raises:
+      TypeError: x is not a number.
+      rune.TracedValueError: under jit.
+
+    >>> _good(1)
+    """
+
+
+@pytest.mark.parametrize(
+    "doc, problem",
+    [
+        ("Adds.\n\nRaises:\n  TypeError: bad.\n", "no Args: section"),
+        ("Adds.\n\nArgs:\n  x: a.\n  *rest: b.\n  **options: c.\n\nRaises:\n  TypeError: d.",
+         "Args: does not name key"),
+        ("Adds.\n\nArgs:\n  x, key: a.\n  rest: b.\n  **options: c.\n\nRaises:\n  TypeError: d.",
+         "Args: does not name *rest"),
+        ("Adds.\n\nArgs:\n  x, key, y: a.\n  *rest: b.\n  **options: c.\n\nRaises:\n  TypeError: d.",
+         "Args: names unknown y"),
+        ("Adds.\n\nArgs:\n  x, key: a.\n  *rest: b.\n  **options: c.\n", "no Raises: section"),
+        # No blank line above: griffe reads it as text, not a section.
+        ("Adds.\nArgs:\n  x, key: a.\n  *rest: b.\n  **options: c.\n\nRaises:\n  TypeError: d.",
+         "no Args: section"),
+        ("Adds.\n\nArgs:\n  x, key: a.\n  *rest: b.\n  **options: c.\n\n"
+         "Raises:\n  TypeError, ValueError: d.", "is not one exception class"),
+        ("Adds.\n\nArgs:\n  x, key: a.\n  *rest: b.\n  **options: c.\n\n"
+         "Raises:\n  Nothing of its own.", "is not one exception class"),
+        ("Adds.\n\nArgs:\n  x, key: a.\n  *rest: b.\n  **options: c.\n\n"
+         "Raises:\n  TypeError:", "says nothing of when"),
+    ],
+)
+def test_the_check_finds_each_kind_of_problem(doc, problem, monkeypatch):
+    assert problems(_good) == []
+    monkeypatch.setattr(_good, "__doc__", doc)
+    assert any(problem in found for found in problems(_good)), problems(_good)
+
+
+def test_what_each_kind_of_object_must_document():
+    from rune import nx
+    from rune.literate import BlockResult, LiterateSyntaxError, Outcome
+
+    assert needs(nx.sum) == ("Args", True)
+    assert needs(nx.Tensor) == ("Args", True)
+    assert needs(BlockResult) == ("Attributes", False)
+    assert needs(LiterateSyntaxError) == ("Args", False)
+    assert needs(Outcome) == (None, False)
+    assert needs(nx.TracedValueError) == (None, False)

@@ -148,6 +148,18 @@ def test_bad_sizes_raise_value_errors(fn, message):
     (lambda: nx.linspace(0, 1, 2.5), "nx.linspace: num must be an int, got 2.5"),
     (lambda: nx.eye(2, 1.5), "nx.eye: M must be an int, got 1.5"),
     (lambda: nx.full(2, "a"), "nx.full: expected numbers, got str data"),
+    (lambda: nx.zeros_like(None), "nx.zeros_like: expected numbers, got NoneType data"),
+    (lambda: nx.ones_like(nx.ones(2), "x"), "nx.ones_like: unknown dtype 'x'"),
+    (lambda: nx.arange(None), "nx.arange: start, stop and step must be real numbers, got 0, "
+                              "None and None"),
+    (lambda: nx.arange(0, "a"), "nx.arange: start, stop and step must be real numbers"),
+    (lambda: nx.linspace(0, "a"), "nx.linspace: start and stop must be numbers, got 0 and 'a'"),
+    (lambda: nx.eye(2, k=1.5), "nx.eye: k must be an int, got 1.5"),
+    (lambda: nx.create(nx.float64, [2], 5), "nx.create: values must be a sequence of numbers, "
+                                            "got int"),
+    (lambda: nx.array(["a"], dtype=nx.float64), r"nx.array: expected numbers, got list data "
+                                                r"that numpy cannot read as float64 \(could "
+                                                r"not convert string to float: 'a'\)"),
 ])
 def test_bad_types_raise_type_errors(fn, message):
     with pytest.raises(TypeError, match=message):
@@ -272,3 +284,11 @@ def test_random_errors():
         rng.integers(5, 5)
     with pytest.raises(ValueError, match=r"Generator.normal: shape \[-2\] has a negative size"):
         rng.normal(size=-2)
+    with pytest.raises(TypeError, match=r"nx.random.default_rng: seed must be None, a "
+                                        r"non-negative int or a sequence of them, got 1.5"):
+        nx.random.default_rng(1.5)
+    with pytest.raises(ValueError, match=r"nx.random.default_rng: seed .* got -1"):
+        nx.random.default_rng(-1)
+    with pytest.raises(TypeError, match=r"nx.random.Generator: rng must be a "
+                                        r"numpy.random.Generator, got int"):
+        nx.random.Generator(0)

@@ -489,3 +489,35 @@ def test_other_bad_arguments():
         nx.round(x, 1.5)
     with pytest.raises(TypeError, match="ufunc 'floor' not supported"):
         nx.floor(nx.array([1j]))
+    with pytest.raises(TypeError, match="nx.real: expected numbers, got NoneType"):
+        nx.real(None)  # was a tensor holding None
+    with pytest.raises(TypeError, match="nx.imag: expected numbers, got str"):
+        nx.imag("a")
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "equal", "not_equal", "less",
+                                  "less_equal", "greater", "greater_equal", "logical_and",
+                                  "logical_or", "logical_xor"])
+def test_comparisons_of_what_is_not_numbers_raise(name):
+    # numpy answers None == 1 with False and "a" and 1 with True.
+    fn = getattr(nx, name)
+    with pytest.raises(TypeError, match=rf"^nx.{name}: expected numbers, got NoneType data"):
+        fn(None, 1)
+    with pytest.raises(TypeError, match=rf"^nx.{name}: expected numbers, got str data"):
+        fn(nx.array([1.0]), "a")
+
+
+def test_where_and_logical_not_of_what_is_not_numbers_raise():
+    with pytest.raises(TypeError, match="^nx.where: expected numbers, got NoneType"):
+        nx.where(nx.array([True]), None, 2)  # was a tensor of objects
+    with pytest.raises(TypeError, match="^nx.where: expected numbers, got NoneType"):
+        nx.where(None, 1, 2)
+    with pytest.raises(TypeError, match="^nx.logical_not: expected numbers, got NoneType"):
+        nx.logical_not(None)  # was True
+    with pytest.raises(TypeError, match="^nx.clip: expected numbers, got str"):
+        nx.clip(nx.array([1.0]), None, "a")
+
+
+def test_real_and_imag_of_python_numbers_are_tensors():
+    # np.real(2.0) is the float 2.0: it made a tensor without a dtype.
+    assert nx.real(2.0).dtype == np.float64 and nx.imag(1 + 2j).item() == 2.0

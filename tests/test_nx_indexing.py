@@ -305,6 +305,10 @@ def test_other_bad_arguments():
         nx.take(x, 0, axis=3)
     with pytest.raises(TypeError, match="nx.take: indices must be integers, got booleans"):
         nx.take(x, [True, False])
+    with pytest.raises(TypeError, match="nx.diagonal: expected numbers, got NoneType"):
+        nx.diagonal(None)
+    with pytest.raises(TypeError, match="nx.trace: offset must be an int, got 'a'"):
+        nx.trace(nx.array(np.ones((2, 2))), offset="a")  # was int()'s ValueError
     with pytest.raises(ValueError, match="nx.diagonal: the tensor has 1 axes; it needs at "
                                          "least 2"):
         nx.diagonal(nx.array([1.0]))

@@ -305,6 +305,11 @@ ERRORS = [
      r"names 3 axes"),
     (lambda: nx.linalg.norm(nx.array(rand((2, 3))), axis=(1, -1)), ValueError,
      r"repeats an axis"),
+    (lambda: nx.linalg.norm(nx.array(rand((2, 3))), axis=1.5), TypeError,
+     r"nx.linalg.norm: axis must be an int, got float"),
+    (lambda: nx.linalg.inv(None), TypeError, r"nx.linalg.inv: expected numbers, got NoneType"),
+    (lambda: nx.linalg.solve(nx.array(np.eye(2)), [["a"], ["b"]]), TypeError,
+     r"nx.linalg.solve: expected numbers, got list data of numpy dtype <U1"),
 ]
 
 

@@ -265,6 +265,13 @@ ERRORS = [
     (lambda: nx.einsum("ii", nx.array(rand((2, 3)))), ValueError,
      r"index 'i' repeats in operand 0 with sizes 2 and 3"),
     (lambda: nx.einsum(3, nx.array(rand((2, 3)))), TypeError, r"subscripts must be a string"),
+    (lambda: nx.matmul(None, nx.array(rand((2,)))), TypeError,
+     r"nx.matmul: expected numbers, got NoneType"),  # was "x1 is 0-d"
+    (lambda: nx.outer("ab", nx.array(rand((2,)))), TypeError, r"nx.outer: expected numbers"),
+    (lambda: nx.tensordot(nx.array(rand((2,))), nx.array(rand((2,))), 1.5), TypeError,
+     r"nx.tensordot: axes must be an int or a pair \(axes of a, axes of b\), got 1.5"),
+    (lambda: nx.tensordot(nx.array(rand((2,))), nx.array(rand((2,))), (["a"], [0])), TypeError,
+     r"nx.tensordot: the axes of a must be ints, got \('a',\)"),
 ]
 
 

@@ -303,6 +303,19 @@ def test_axis_out_of_range_names_the_axis_and_the_rank(fn):
         fn(nx.array([[1.0]]), axis=(0, -2))
 
 
+@pytest.mark.parametrize("fn", [nx.sum, nx.prod, nx.mean, nx.var, nx.std, nx.max, nx.min,
+                                nx.argmax, nx.argmin, nx.cumsum, nx.all, nx.any,
+                                nx.logsumexp, nx.softmax, nx.log_softmax])
+def test_data_that_is_not_numbers_raises_naming_the_function(fn):
+    name = f"nx.{fn.__name__}"
+    with pytest.raises(TypeError, match=rf"^{name}: expected numbers, got NoneType data"):
+        fn(None)
+    with pytest.raises(TypeError, match=rf"^{name}: expected numbers, got str data"):
+        fn("ab")  # was an answer for nx.all, numpy's error for nx.sum
+    with pytest.raises(ValueError, match=rf"^{name}: ragged nested sequence"):
+        fn([[1.0], [1.0, 2.0]])
+
+
 def test_other_bad_axes_and_empty_reductions():
     with pytest.raises(ValueError, match="nx.argmax: axis 1 is out of range for a tensor "
                                          "with 1 axes"):

@@ -248,6 +248,22 @@ ERRORS = [
     (lambda: nx.pad(nx.array(np.ones(3)), 3, mode="reflect"), ValueError,
      r"nx.pad: mode 'reflect' pads axis 0 \(size 3\) by at most 2 on each side, got \(3, 3\)"),
     (lambda: nx.tril(nx.array(1.0)), ValueError, r"nx.tril: the tensor is 0-d"),
+    (lambda: nx.reshape(None, 1), TypeError, r"nx.reshape: expected numbers, got NoneType"),
+    (lambda: nx.transpose("ab"), TypeError, r"nx.transpose: expected numbers, got str"),
+    (lambda: nx.reshape(nx.array(np.ones(2)), 1.5), TypeError,
+     r"nx.reshape: shape must be an int or a sequence of ints, got 1.5"),
+    (lambda: nx.tile(nx.array(np.ones(2)), 1.5), TypeError,
+     r"nx.tile: reps must be an int or a sequence of ints, got 1.5"),
+    (lambda: nx.split(nx.array(np.ones(2)), 1.5), TypeError,
+     r"nx.split: indices_or_sections must be an int or a sequence of ints, got 1.5"),
+    (lambda: nx.pad(nx.array(np.ones(2)), 1, constant_values="a"), TypeError,
+     r"nx.pad: constant_values must be numbers, got 'a'"),
+    (lambda: nx.triu(nx.array(np.ones((2, 2))), k=1.5), TypeError,
+     r"nx.triu: k must be an int, got 1.5"),
+    (lambda: nx.concatenate(5), TypeError,
+     r"nx.concatenate: arrays must be a sequence of tensors, got int"),
+    (lambda: nx.stack([nx.array([1.0]), None]), TypeError,
+     r"nx.stack: expected numbers, got NoneType"),
 ]
 
 

@@ -43,6 +43,27 @@ def test_unflatten_checks_the_number_of_leaves():
         ptree.unflatten(ptree.structure((1, 2)), [1, 2, 3])
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda: ptree.flatten([1], is_leaf=5), "flatten: is_leaf must be a function or None, got 5"),
+    (lambda: ptree.leaves([1], "x"), "flatten: is_leaf must be a function or None, got 'x'"),
+    (lambda: ptree.map(5, [1]), "map: fn must be a function, got 5"),
+    (lambda: ptree.unflatten([1], [1]), r"unflatten: structure must be a Structure \(from "
+                                        r"ptree.flatten\), got list"),
+    (lambda: ptree.unflatten(ptree.structure([1]), 5), "unflatten: leaves must be a sequence, "
+                                                       "got int"),
+    (lambda: ptree.paths("a"), "paths: structure must be a Structure"),
+    (lambda: ptree.Structure(list, None, (1,)), r"Structure: children must be Structures, "
+                                                r"got \['int'\]"),
+    (lambda: ptree.register(type("Box", (), {}), 1, None), "register: to_children must be a "
+                                                           "function, got 1"),
+])
+def test_bad_arguments_raise_naming_them(call, message):
+    # They were AttributeErrors and "'int' object is not callable"; register
+    # made the class a container whose flatten would fail later.
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
 def test_register_a_user_class_and_paths():
     class Pair:
         def __init__(self, a, b):

@@ -8,6 +8,7 @@ import pytest
 
 import rune
 from rune import nx
+from rune.nx import Tensor
 
 
 @pytest.fixture
@@ -63,6 +64,15 @@ def test_bad_reads():
         iter(nx.array(1.0))
     with pytest.raises(TypeError, match="unhashable"):
         hash(nx.array(1.0))
+
+
+def test_the_constructor_takes_numbers_only():
+    with pytest.raises(TypeError, match=r"^Tensor: expected numbers, got NoneType data of "
+                                        r"numpy dtype object \(use nx.array"):
+        Tensor(None)  # was a tensor of objects
+    with pytest.raises(TypeError, match="Tensor: expected numbers, got ndarray data of numpy "
+                                        "dtype <U1"):
+        Tensor(np.array(["a"]))
 
 
 def test_tensors_are_immutable(m):

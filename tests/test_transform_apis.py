@@ -65,6 +65,17 @@ def test_value_and_grad_with_aux():
     assert str(g2) == str(g) and str(aux2) == str(aux)
 
 
+@pytest.mark.parametrize("jac", [rune.jacfwd, rune.jacrev])
+def test_jacobians_with_aux(jac):
+    x = T([1.0, 2.0])
+    jacobian, aux = jac(lambda x: (x * x, "aux"), has_aux=True)(x)
+    assert str(jacobian) == "float64 [2, 2]\n[[2, 0],\n [0, 4]]" and aux == "aux"
+    # jacfwd took [0] of whatever f returned: the Jacobian of x[0] * x[0], quietly.
+    with pytest.raises(TypeError, match=rf"^rune\.{jac.__name__}: with has_aux=True the "
+                                        rf"function must return a pair \(output, aux\)"):
+        jac(lambda x: x * x, has_aux=True)(x)
+
+
 def test_linear_transpose_of_a_matrix_product():
     A = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     f = lambda x: nx.sum(nx.Tensor(A) * x, axis=1)  # x -> A x

@@ -13,12 +13,26 @@ import difflib
 ELLIPSIS = "..."
 
 
+def require_text(fn: str, **texts) -> None:
+    """Raise a TypeError naming `fn` and the argument, unless every text is a str."""
+    for name, value in texts.items():
+        if not isinstance(value, str):
+            raise TypeError(f"{fn}: {name} must be a str, got {type(value).__name__}")
+
+
 def normalize_output(text: str) -> str:
     r"""Drop trailing whitespace of each line and trailing blank lines; ``\r\n`` becomes ``\n``.
+
+    Args:
+      text: what a block printed, or an out block's body.
+
+    Raises:
+      TypeError: text is not a str.
 
     >>> normalize_output("a  \r\nb\n\n")
     'a\nb'
     """
+    require_text("normalize_output", text=text)
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
     while lines and not lines[-1]:
         lines.pop()
@@ -27,6 +41,16 @@ def normalize_output(text: str) -> str:
 
 def output_matches(expected: str, actual: str) -> bool:
     r"""Whether ``actual`` output satisfies the ``expected`` out-block body.
+
+    Trailing whitespace and blank lines are ignored, and ``...`` matches any
+    text (a whole line of it: any lines).
+
+    Args:
+      expected: the out block's body.
+      actual: what the block printed.
+
+    Raises:
+      TypeError: expected or actual is not a str.
 
     >>> output_matches("total: 3", "total: 3   \n\n")
     True
@@ -37,6 +61,7 @@ def output_matches(expected: str, actual: str) -> bool:
     >>> output_matches("1", "2")
     False
     """
+    require_text("output_matches", expected=expected, actual=actual)
     expected, actual = normalize_output(expected), normalize_output(actual)
     if expected == actual:
         return True
@@ -100,6 +125,14 @@ def diff_outputs(
 ) -> str:
     r"""A unified diff from ``expected`` to ``actual``, after :func:`normalize_output`.
 
+    Args:
+      expected: the out block's body.
+      actual: what the block printed.
+      expected_label, actual_label: the names on the diff's two header lines.
+
+    Raises:
+      TypeError: an argument is not a str.
+
     >>> print(diff_outputs("a\nb", "a\nc"))
     --- expected
     +++ actual
@@ -108,6 +141,8 @@ def diff_outputs(
     -b
     +c
     """
+    require_text("diff_outputs", expected=expected, actual=actual,
+                 expected_label=expected_label, actual_label=actual_label)
     expected_lines = normalize_output(expected).split("\n") if expected.strip() else []
     actual_lines = normalize_output(actual).split("\n") if actual.strip() else []
     lines = difflib.unified_diff(

@@ -13,9 +13,12 @@ the line ending.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from .compare import require_text
 
 PYTHON_LANGUAGES = frozenset({"python", "py"})
 OUT_LANGUAGE = "out"
@@ -48,6 +51,11 @@ class LiterateSyntaxError(ValueError):
 
     ``str(error)`` reads ``path:line: message``; ``path``, ``line`` and
     ``message`` are also attributes.
+
+    Args:
+      path: the page's path, as shown in the message.
+      line: the line (1-based) of the problem.
+      message: what is wrong, and how to fix it.
 
     >>> str(LiterateSyntaxError("docs/a.md", 3, "unknown directive 'skp'"))
     "docs/a.md:3: unknown directive 'skp'"
@@ -109,10 +117,19 @@ class Fence:
 class PythonBlock:
     r"""A python fence, the out block that belongs to it, and its directives.
 
-    ``gap_start`` is where the out block's removal begins: the end of the last
-    line before it that is not blank, so that removing it also removes the
-    blank lines that separated it from the python block (and the `out`
-    directive that made a fence of another language its out block).
+    Attributes:
+      fence: the python fence.
+      out: its out block, or None.
+      skipped_by: the line of the `skip` or `skip start` directive that skips
+        it, or None.
+      nondeterministic: a `nondeterministic` directive marks it: its output
+        is not compared.
+      raises: a `raises` directive marks it: it must raise, and its out block
+        ends with the exception's last traceback line.
+      gap_start: where the out block's removal begins: the end of the last
+        line before it that is not blank, so that removing it also removes
+        the blank lines that separated it from the python block (and the
+        `out` directive that made a fence of another language its out block).
 
     >>> from rune.literate import parse_page
     >>> [block] = parse_page("```python\nprint(1)\n```\n\n```out\n1\n```\n").python_blocks
@@ -164,6 +181,13 @@ Step = PythonBlock | SetupBlock | ClearNamespace
 @dataclass(frozen=True)
 class Page:
     r"""A parsed page: its exact text and its steps in page order.
+
+    Attributes:
+      path: the page's path, as given to `parse_page` (it names the page in
+        messages and tests).
+      text: the page's text, exactly as read.
+      steps: the python blocks, setup blocks and `clear` directives, in page
+        order.
 
     >>> from rune.literate import parse_page
     >>> page = parse_page("Text.\n\n```python\nx = 1\n```\n", "intro.md")
@@ -596,10 +620,15 @@ def _describe(token: object) -> str:
 def parse_page(text: str, path: str = "<page>") -> Page:
     r"""Parse markdown ``text`` into a :class:`Page`.
 
-    ``path`` is only used in error messages and to name the page.
-    Raises :class:`LiterateSyntaxError` naming the line of the first problem:
-    an unterminated fence, an out block that follows no python block, an
-    unknown or misplaced directive, an unbalanced ``skip start``/``skip end``.
+    Args:
+      text: the page's markdown.
+      path: names the page in error messages and test ids.
+
+    Raises:
+      LiterateSyntaxError: naming the line of the first problem: an
+        unterminated fence, an out block that follows no python block, an
+        unknown or misplaced directive, an unbalanced ``skip start``/``skip end``.
+      TypeError: text or path is not a str.
 
     >>> page = parse_page("```python\nprint(1)\n```\n\n```out\n1\n```\n")
     >>> [(block.line, block.fence.code, block.out.body) for block in page.python_blocks]
@@ -610,6 +639,7 @@ def parse_page(text: str, path: str = "<page>") -> Page:
     ...     print(str(error).split(";")[0])
     a.md:1: this out block does not follow a python block (it comes after the start of the page)
     """
+    require_text("parse_page", text=text, path=path)
     tokens = _Scanner(text, path).tokens()
     return Page(path=path, text=text, steps=tuple(_Assembler(tokens, path).steps()))
 
@@ -617,8 +647,14 @@ def parse_page(text: str, path: str = "<page>") -> Page:
 def read_page(path: str | Path) -> Page:
     r"""Read and parse the page at ``path`` (UTF-8, line endings kept as they are).
 
-    Raises :class:`LiterateSyntaxError` as :func:`parse_page` does, and
-    ``OSError`` if the file cannot be read.
+    Args:
+      path: the page's file, a str or a pathlib.Path.
+
+    Raises:
+      LiterateSyntaxError: as :func:`parse_page` does.
+      OSError: the file cannot be read.
+      UnicodeDecodeError: the file is not UTF-8 text.
+      TypeError: path is not a str or a path.
 
     >>> import pathlib, tempfile
     >>> from rune.literate import read_page
@@ -627,5 +663,13 @@ def read_page(path: str | Path) -> Page:
     >>> len(read_page(path).python_blocks)
     1
     """
+    check_path("read_page", path)
     with open(path, encoding="utf-8", newline="") as file:
         return parse_page(file.read(), str(path))
+
+
+def check_path(fn: str, path) -> None:
+    """Raise a TypeError naming `fn` unless `path` is a str or a path (`open(5)`
+    would read file descriptor 5)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{fn}: path must be a str or a pathlib.Path, got {type(path).__name__}")

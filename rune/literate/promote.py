@@ -22,8 +22,16 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .compare import normalize_output, output_matches
-from .parser import Fence, LiterateSyntaxError, Page, PythonBlock, parse_page, split_lines
+from .compare import normalize_output, output_matches, require_text
+from .parser import (
+    Fence,
+    LiterateSyntaxError,
+    Page,
+    PythonBlock,
+    check_path,
+    parse_page,
+    split_lines,
+)
 from .runner import PROMOTABLE, BlockResult, PageRunner
 
 _FENCE_LIKE = re.compile(r"[ \t>]*(?P<marker>`{3,}|~{3,})[ \t]*")
@@ -48,6 +56,14 @@ class PromotedPage:
     ``new_text`` equals ``old_text`` when nothing changes or when the page
     cannot be promoted; then ``error`` (an unparsable page) or ``failures``
     (blocks that raise, and so on) say why.
+
+    Attributes:
+      path: the page's path, as messages show it.
+      old_text: the page as it is.
+      new_text: the page as promote writes it.
+      results: the results of running its blocks.
+      error: why the page cannot be promoted (it does not parse, or promote
+        would break it), else None.
 
     >>> import pathlib, tempfile
     >>> from rune.literate import promote_page
@@ -105,9 +121,17 @@ def unified_diff(old: str, new: str, path: str) -> str:
 def promote_text(page: Page, results: list[BlockResult]) -> str:
     r"""The text of ``page`` with out blocks rewritten to match ``results``.
 
-    ``results`` come from running the page (:meth:`PageRunner.run_all`); only
-    results whose outcome is in ``PROMOTABLE`` cause edits. Raises
-    :class:`PromoteError` if an output line would close its out block's fence.
+    Only results whose outcome is in ``PROMOTABLE`` cause edits.
+
+    Args:
+      page: the parsed page.
+      results: the results of running it (:meth:`PageRunner.run_all`).
+
+    Raises:
+      PromoteError: an output line would close its out block's fence, or the
+        promoted page would not expect what was printed.
+      LiterateSyntaxError: the promoted page does not parse.
+      TypeError: page is not a Page, or results are not BlockResults.
 
     >>> from rune.literate.parser import parse_page
     >>> page = parse_page("```python\nprint('hi')\n```\n")
@@ -120,6 +144,13 @@ def promote_text(page: Page, results: list[BlockResult]) -> str:
     hi
     ```
     """
+    if not isinstance(page, Page):
+        raise TypeError(f"promote_text: page must be a Page, got {type(page).__name__}")
+    results = list(results)
+    for result in results:
+        if not isinstance(result, BlockResult):
+            raise TypeError(f"promote_text: results must be BlockResults (from "
+                            f"PageRunner.run_all), got {type(result).__name__}")
     edits = []
     for result in results:
         if result.outcome not in PROMOTABLE:
@@ -203,9 +234,16 @@ def _verify(page: Page, text: str, results: list[BlockResult]) -> None:
 def promote_page(path: str | Path, display_path: str | None = None) -> PromotedPage:
     r"""Run the page at ``path`` and compute its promoted text, without writing it.
 
-    ``display_path`` names the page in messages and diffs (default: ``path``).
     Never raises for a bad page: parse errors and failing blocks are recorded
     in the returned :class:`PromotedPage`, whose text is then unchanged.
+
+    Args:
+      path: the page's file, a str or a pathlib.Path.
+      display_path: names the page in messages and diffs (default: ``path``).
+
+    Raises:
+      OSError: the file cannot be read.
+      TypeError: path is not a str or a path.
 
     >>> import pathlib, tempfile
     >>> from rune.literate import promote_page
@@ -214,6 +252,7 @@ def promote_page(path: str | Path, display_path: str | None = None) -> PromotedP
     >>> promote_page(path).changed
     False
     """
+    check_path("promote_page", path)
     name = display_path or str(path)
     try:
         with open(path, encoding="utf-8", newline="") as file:
@@ -242,6 +281,15 @@ def write_atomically(path: str | Path, text: str) -> None:
     replaces the original in one step, so a crash never leaves half a page.
     The file's permission bits are kept.
 
+    Args:
+      path: an existing file, a str or a pathlib.Path.
+      text: its new text.
+
+    Raises:
+      OSError: the file does not exist, or its directory cannot be written
+        (the original is then unchanged).
+      TypeError: path is not a str or a path, or text is not a str.
+
     >>> import pathlib, tempfile
     >>> from rune.literate import write_atomically
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "page.md"
@@ -250,6 +298,8 @@ def write_atomically(path: str | Path, text: str) -> None:
     >>> path.read_bytes()
     b'new\r\n'
     """
+    check_path("write_atomically", path)
+    require_text("write_atomically", text=text)
     path = Path(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -47,8 +47,14 @@ PROMOTABLE = frozenset({Outcome.MISMATCH, Outcome.MISSING_OUT})
 class BlockResult:
     r"""The result of running one python block.
 
-    ``output`` is what the block printed; for a block marked ``raises`` it ends
-    with the exception's last traceback line. It is what ``promote`` writes.
+    Attributes:
+      block: the python block.
+      outcome: how it fared (an :class:`Outcome`).
+      path: the page's path as reports show it.
+      output: what the block printed; for a block marked ``raises`` it ends
+        with the exception's last traceback line. It is what ``promote`` writes.
+      traceback: the traceback of an exception the block raised, else None.
+      notes: lines to add to the report (an earlier block that failed...).
 
     >>> from rune.literate import PageRunner, parse_page
     >>> [result] = PageRunner(parse_page("```python\nprint(6 * 7)\n```\n")).run_all()
@@ -104,9 +110,18 @@ def exception_summary(error: BaseException) -> str:
 
     This is what an out block of a ``raises`` block ends with.
 
+    Args:
+      error: an exception.
+
+    Raises:
+      TypeError: error is not an exception.
+
     >>> exception_summary(ValueError("bad value"))
     'ValueError: bad value'
     """
+    if not isinstance(error, BaseException):
+        raise TypeError(f"exception_summary: error must be an exception, got "
+                        f"{type(error).__name__}")
     lines = traceback.format_exception_only(type(error), error)
     if isinstance(error, SyntaxError):
         return lines[-1].rstrip("\n")  # the lines before show the file and a caret
@@ -116,13 +131,19 @@ def exception_summary(error: BaseException) -> str:
 class PageRunner:
     r"""Runs the steps of one page, in order, in one namespace.
 
-    ``namespace`` defaults to a new dict; pass Sybil's document namespace to
-    share it with Sybil. ``display_path`` names the page in reports and
-    tracebacks (default: ``page.path``).
-
     Asking for a block whose earlier steps have not run (pytest ``-k``,
     ``--lf``) first runs those steps quietly, so the namespace is what the
     page builds up to that block.
+
+    Args:
+      page: the parsed page (from :func:`parse_page` or :func:`read_page`).
+      namespace: the dict the blocks run in; default a new one. Pass Sybil's
+        document namespace to share it with Sybil.
+      display_path: names the page in reports and tracebacks (default:
+        ``page.path``).
+
+    Raises:
+      TypeError: page is not a Page, or namespace not a dict or None.
 
     >>> from rune.literate.parser import parse_page
     >>> runner = PageRunner(parse_page("```python\nx = 2\n```\n\n```python\nprint(x * 3)\n```\n"))
@@ -134,6 +155,12 @@ class PageRunner:
     def __init__(
         self, page: Page, namespace: dict | None = None, display_path: str | None = None
     ) -> None:
+        if not isinstance(page, Page):
+            raise TypeError(f"PageRunner: page must be a Page (from parse_page or read_page), "
+                            f"got {type(page).__name__}")
+        if namespace is not None and not isinstance(namespace, dict):
+            raise TypeError(f"PageRunner: namespace must be a dict or None, got "
+                            f"{type(namespace).__name__}")
         self.page = page
         self.path = display_path or page.path
         self.namespace = {} if namespace is None else namespace

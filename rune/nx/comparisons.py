@@ -9,7 +9,8 @@ of the argument they select, and split it evenly at ties (see `nx.math`).
 from __future__ import annotations
 
 from ..primitives import elementwise as _e
-from .tensor import call_broadcasting
+from .creation import as_tensor
+from .tensor import Tensor, broadcast_error
 
 __all__ = [
     "maximum", "minimum", "clip", "where",
@@ -19,43 +20,76 @@ __all__ = [
 ]
 
 
+_PASS = (Tensor, int, float, complex)  # bool is an int
+
+
+def _call(fn, prim, *args):
+    """`call_broadcasting(fn, prim, *args)`, once each argument is checked to hold
+    numbers: numpy compares None and strings without complaint (`None == 1` is
+    False, `"a"` is true), and would answer with a tensor of objects. (Written
+    out rather than calling call_broadcasting: one Python call less.)"""
+    for a in args:
+        if not isinstance(a, _PASS):
+            args = [a if isinstance(a, _PASS) else as_tensor(a, fn) for a in args]
+            break
+    try:
+        return prim(*args)
+    except ValueError as error:
+        raise broadcast_error(fn, error, *args) from None
+
+
 # ------------------------------------------------ selecting and comparing
 
 
 def maximum(x, y):
     """The larger of x and y, elementwise (nan if either is nan).
 
-    At ties the derivative is split: half to each argument. Errors as nx.add.
+    At ties the derivative is split: half to each argument.
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.maximum(nx.array([1.0, 5.0]), 3))
     float64 [2] [3, 5]
     """
-    return call_broadcasting("nx.maximum", _e.maximum, x, y)
+    return _call("nx.maximum", _e.maximum, x, y)
 
 
 def minimum(x, y):
     """The smaller of x and y, elementwise; ties split the derivative (see maximum).
 
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
+
     >>> from rune import nx
     >>> print(nx.minimum(nx.array([1.0, 5.0]), 3))
     float64 [2] [1, 3]
     """
-    return call_broadcasting("nx.minimum", _e.minimum, x, y)
+    return _call("nx.minimum", _e.minimum, x, y)
 
 
 def clip(x, a_min=None, a_max=None):
     """x limited to [a_min, a_max]: minimum(maximum(x, a_min), a_max).
 
-    Args:
-      x: a tensor, array or number.
-      a_min, a_max: bounds (numbers or tensors broadcasting with x); None
-        for no bound, but not both.
-
     The derivative is 1 inside, 0 outside, and 0.5 at a bound (maximum's
     and minimum's tie rule).
 
+    Args:
+      x: a tensor, numpy array or number.
+      a_min, a_max: bounds (numbers or tensors broadcasting with x); None
+        for no bound, but not both.
+
     Raises:
+      TypeError: x or a bound is not numeric.
       ValueError: both bounds None, or shapes that do not broadcast.
 
     >>> from rune import nx
@@ -65,23 +99,24 @@ def clip(x, a_min=None, a_max=None):
     if a_min is None and a_max is None:
         raise ValueError("nx.clip: a_min and a_max are both None; give at least one bound")
     if a_min is not None:
-        x = call_broadcasting("nx.clip", _e.maximum, x, a_min)
+        x = _call("nx.clip", _e.maximum, x, a_min)
     if a_max is not None:
-        x = call_broadcasting("nx.clip", _e.minimum, x, a_max)
+        x = _call("nx.clip", _e.minimum, x, a_max)
     return x
 
 
 def where(condition, x, y):
     """x where condition is true, y elsewhere; the three broadcast together.
 
-    Args:
-      condition: a boolean tensor (or anything numpy reads as one).
-      x, y: tensors, arrays or numbers.
-
     The derivative flows to x where the condition holds and to y elsewhere;
     the condition has none.
 
+    Args:
+      condition: a boolean tensor (nonzero numbers count as true).
+      x, y: tensors, numpy arrays or numbers.
+
     Raises:
+      TypeError: an argument is not numeric (None, a string).
       ValueError: shapes that do not broadcast (naming all three).
 
     >>> from rune import nx
@@ -89,111 +124,186 @@ def where(condition, x, y):
     >>> print(nx.where(x > 0, x, 0))
     float64 [2] [0, 2]
     """
-    return call_broadcasting("nx.where", _e.where, condition, x, y)
+    return _call("nx.where", _e.where, condition, x, y)
 
 
 def equal(x, y):
-    """x == y, elementwise, as a bool tensor (errors as nx.add; derivative zero).
+    """x == y, elementwise, as a bool tensor (derivative zero).
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.equal(nx.array([1.0, 2.0, 3.0]), 2))
     bool [3] [False, True, False]
     """
-    return call_broadcasting("nx.equal", _e.equal, x, y)
+    return _call("nx.equal", _e.equal, x, y)
 
 
 def not_equal(x, y):
-    """x != y, elementwise, as a bool tensor (errors as nx.add; derivative zero).
+    """x != y, elementwise, as a bool tensor (derivative zero).
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.not_equal(nx.array([1.0, 2.0, 3.0]), 2))
     bool [3] [True, False, True]
     """
-    return call_broadcasting("nx.not_equal", _e.not_equal, x, y)
+    return _call("nx.not_equal", _e.not_equal, x, y)
 
 
 def less(x, y):
-    """x < y, elementwise, as a bool tensor (errors as nx.add; derivative zero).
+    """x < y, elementwise, as a bool tensor (derivative zero).
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.less(nx.array([1.0, 2.0, 3.0]), 2))
     bool [3] [True, False, False]
     """
-    return call_broadcasting("nx.less", _e.less, x, y)
+    return _call("nx.less", _e.less, x, y)
 
 
 def less_equal(x, y):
-    """x <= y, elementwise, as a bool tensor (errors as nx.add; derivative zero).
+    """x <= y, elementwise, as a bool tensor (derivative zero).
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.less_equal(nx.array([1.0, 2.0, 3.0]), 2))
     bool [3] [True, True, False]
     """
-    return call_broadcasting("nx.less_equal", _e.less_equal, x, y)
+    return _call("nx.less_equal", _e.less_equal, x, y)
 
 
 def greater(x, y):
-    """x > y, elementwise, as a bool tensor (errors as nx.add; derivative zero).
+    """x > y, elementwise, as a bool tensor (derivative zero).
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.greater(nx.array([1.0, 2.0, 3.0]), 2))
     bool [3] [False, False, True]
     """
-    return call_broadcasting("nx.greater", _e.greater, x, y)
+    return _call("nx.greater", _e.greater, x, y)
 
 
 def greater_equal(x, y):
-    """x >= y, elementwise, as a bool tensor (errors as nx.add; derivative zero).
+    """x >= y, elementwise, as a bool tensor (derivative zero).
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.greater_equal(nx.array([1.0, 2.0, 3.0]), 2))
     bool [3] [False, True, True]
     """
-    return call_broadcasting("nx.greater_equal", _e.greater_equal, x, y)
+    return _call("nx.greater_equal", _e.greater_equal, x, y)
 
 
 def logical_and(x, y):
     """x and y, elementwise, as a bool tensor (nonzero numbers are true).
 
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
+
     >>> from rune import nx
     >>> print(nx.logical_and(nx.array([True, True, False]), nx.array([True, False, False])))
     bool [3] [True, False, False]
     """
-    return call_broadcasting("nx.logical_and", _e.logical_and, x, y)
+    return _call("nx.logical_and", _e.logical_and, x, y)
 
 
 def logical_or(x, y):
     """x or y, elementwise, as a bool tensor.
 
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
+
     >>> from rune import nx
     >>> print(nx.logical_or(nx.array([True, True, False]), nx.array([True, False, False])))
     bool [3] [True, True, False]
     """
-    return call_broadcasting("nx.logical_or", _e.logical_or, x, y)
+    return _call("nx.logical_or", _e.logical_or, x, y)
 
 
 def logical_xor(x, y):
     """x xor y (one of them true, not both), elementwise.
 
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
+
     >>> from rune import nx
     >>> print(nx.logical_xor(nx.array([True, True, False]), nx.array([True, False, False])))
     bool [3] [False, True, False]
     """
-    return call_broadcasting("nx.logical_xor", _e.logical_xor, x, y)
+    return _call("nx.logical_xor", _e.logical_xor, x, y)
 
 
 def logical_not(x):
     """not x, elementwise, as a bool tensor (also `~x`).
 
+    Args:
+      x: a tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.logical_not(nx.array([True, False])))
     bool [2] [False, True]
     """
-    return _e.logical_not(x)
+    return _e.logical_not(x if isinstance(x, _PASS) else as_tensor(x, "nx.logical_not"))
 
 
 def isnan(x):
     """Where x is nan (for complex: either part).
+
+    Args:
+      x: a tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.isnan(nx.array([1.0, float("nan"), float("inf")])))
@@ -205,6 +315,12 @@ def isnan(x):
 def isfinite(x):
     """Where x is neither nan nor infinite.
 
+    Args:
+      x: a tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.isfinite(nx.array([1.0, float("nan"), float("inf")])))
     bool [3] [True, False, False]
@@ -214,6 +330,12 @@ def isfinite(x):
 
 def isinf(x):
     """Where x is +inf or -inf.
+
+    Args:
+      x: a tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.isinf(nx.array([1.0, float("nan"), -float("inf")])))
@@ -226,7 +348,13 @@ def isinf(x):
 
 
 def floor(x):
-    """The largest integer not above x, elementwise (real only; derivative zero).
+    """The largest integer not above x, elementwise (derivative zero).
+
+    Args:
+      x: a real tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is complex, or not numeric.
 
     >>> from rune import nx
     >>> print(nx.floor(nx.array([1.5, -1.5])))
@@ -236,7 +364,13 @@ def floor(x):
 
 
 def ceil(x):
-    """The smallest integer not below x, elementwise (real only; derivative zero).
+    """The smallest integer not below x, elementwise (derivative zero).
+
+    Args:
+      x: a real tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is complex, or not numeric.
 
     >>> from rune import nx
     >>> print(nx.ceil(nx.array([1.5, -1.5])))
@@ -249,11 +383,11 @@ def round(x, decimals=0):  # noqa: A001  (numpy's name)
     """x rounded to `decimals` decimals, halves to even as numpy does (derivative zero).
 
     Args:
-      x: a tensor, array or number (complex: both parts are rounded).
+      x: a tensor, numpy array or number (complex: both parts are rounded).
       decimals: an int; negative rounds to tens, hundreds...
 
     Raises:
-      TypeError: decimals not an int.
+      TypeError: decimals is not an int, or x is not numeric.
 
     >>> from rune import nx
     >>> print(nx.round(nx.array([1.2345, -1.2345]), 2))

@@ -59,8 +59,16 @@ def asarray(obj, dtype=None) -> Tensor:
     Like `nx.array` otherwise. A numpy array is copied all the same (a tensor
     never changes, and the array could).
 
+    Args:
+      obj: a tensor, a number, nested lists or tuples of numbers, or a numpy array.
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float); default: obj's.
+
     Raises:
-      ValueError, TypeError, TracedValueError: as nx.array does.
+      TypeError: an unknown dtype, or data that is not numbers.
+      ValueError: nested lists of unequal lengths (ragged), naming where.
+      TracedValueError: a list holding a traced value (stack traced values
+        with nx.stack instead).
 
     >>> from rune import nx
     >>> t = nx.array([1.0, 2.0])
@@ -80,13 +88,15 @@ def create(dtype, shape, values) -> Tensor:
     """A tensor of `dtype` and `shape` from a flat sequence of values, in row-major order.
 
     Args:
-      dtype: the element type.
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float).
       shape: an int or a sequence of ints.
       values: a flat sequence (or array) of exactly prod(shape) numbers.
 
     Raises:
+      TypeError: an unknown dtype, a shape that is not ints, or values that
+        are not a sequence of numbers.
       ValueError: the number of values is not the size of the shape.
-      TypeError: an unknown dtype, or a shape that is not ints.
 
     >>> from rune import nx
     >>> print(nx.create(nx.float64, [2], [1., 2.]))
@@ -98,6 +108,9 @@ def create(dtype, shape, values) -> Tensor:
     """
     dtype = as_dtype(dtype, "nx.create")
     shape = _shape_arg(shape, "nx.create")
+    if not hasattr(values, "shape") and not hasattr(values, "__iter__"):
+        raise TypeError(f"nx.create: values must be a sequence of numbers, got "
+                        f"{type(values).__name__}")
     flat = _to_numpy(list(values) if not hasattr(values, "shape") else values, dtype,
                      "nx.create", copy=True).reshape(-1)
     size = int(np.prod(shape, dtype=np.int64))
@@ -113,7 +126,8 @@ def zeros(shape, dtype=float64) -> Tensor:
 
     Args:
       shape: an int or a sequence of ints.
-      dtype: the element type (default float64).
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float); default float64.
 
     Raises:
       TypeError: an unknown dtype, or a shape that is not ints.
@@ -129,7 +143,16 @@ def zeros(shape, dtype=float64) -> Tensor:
 
 
 def ones(shape, dtype=float64) -> Tensor:
-    """A tensor of ones (arguments and errors as nx.zeros).
+    """A tensor of ones.
+
+    Args:
+      shape: an int or a sequence of ints.
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float); default float64.
+
+    Raises:
+      TypeError: an unknown dtype, or a shape that is not ints.
+      ValueError: a negative size.
 
     >>> from rune import nx
     >>> print(nx.ones(3, dtype=nx.int32))
@@ -145,10 +168,13 @@ def full(shape, fill_value, dtype=None) -> Tensor:
       shape: an int or a sequence of ints.
       fill_value: a number (a constant: to spread a traced value, use
         nx.broadcast_to).
-      dtype: the element type (default: fill_value's, as numpy does).
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float); default: fill_value's, as numpy does.
 
     Raises:
-      TypeError, ValueError: as nx.zeros does.
+      TypeError: an unknown dtype, a shape that is not ints, or a fill_value
+        that is not a number.
+      ValueError: a negative size.
 
     >>> from rune import nx
     >>> print(nx.full(2, 0.5))
@@ -162,15 +188,33 @@ def full(shape, fill_value, dtype=None) -> Tensor:
 def zeros_like(x, dtype=None) -> Tensor:
     """Zeros of x's shape and dtype (or `dtype`); x may be a traced value.
 
+    Args:
+      x: a tensor (traced or not), numpy array or number: only its shape and
+        dtype are read.
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float); default x's.
+
+    Raises:
+      TypeError: an unknown dtype, or x is not numeric.
+
     >>> from rune import nx
     >>> print(nx.zeros_like(nx.array([1, 2])))
     int64 [2] [0, 0]
     """
-    return full_like(x, 0, dtype)
+    return _full_like(x, 0, dtype, "nx.zeros_like")
 
 
 def ones_like(x, dtype=None) -> Tensor:
     """Ones of x's shape and dtype (or `dtype`); x may be a traced value.
+
+    Args:
+      x: a tensor (traced or not), numpy array or number: only its shape and
+        dtype are read.
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float); default x's.
+
+    Raises:
+      TypeError: an unknown dtype, or x is not numeric.
 
     >>> from rune import nx
     >>> print(nx.ones_like(nx.array([[1.0], [2.0]])))
@@ -178,7 +222,7 @@ def ones_like(x, dtype=None) -> Tensor:
     [[1],
      [1]]
     """
-    return full_like(x, 1, dtype)
+    return _full_like(x, 1, dtype, "nx.ones_like")
 
 
 def full_like(x, fill_value, dtype=None) -> Tensor:
@@ -188,30 +232,36 @@ def full_like(x, fill_value, dtype=None) -> Tensor:
       x: a tensor (traced or not), numpy array or number: only its shape and
         dtype are read.
       fill_value: a number.
-      dtype: the element type (default x's).
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float); default x's.
 
     Raises:
-      TypeError: an unknown dtype.
+      TypeError: an unknown dtype, or x or fill_value is not numeric.
 
     >>> from rune import nx
     >>> print(nx.full_like(nx.zeros(2, dtype=nx.float32), 7))
     float32 [2] [7, 7]
     """
+    return _full_like(x, fill_value, dtype, "nx.full_like")
+
+
+def _full_like(x, fill_value, dtype, fn):
     if not hasattr(x, "shape"):
-        x = np.asarray(x)
-    dtype = x.dtype if dtype is None else as_dtype(dtype, "nx.full_like")
-    return Tensor(np.full(x.shape, _to_numpy(fill_value, None, "nx.full_like"), dtype))
+        x = _to_numpy(x, None, fn)
+    dtype = x.dtype if dtype is None else as_dtype(dtype, fn)
+    return Tensor(np.full(x.shape, _to_numpy(fill_value, None, fn), dtype))
 
 
 def arange(start, stop=None, step=None, dtype=None) -> Tensor:
     """Evenly spaced values in [start, stop): `arange(3)` is [0, 1, 2].
 
     Args:
-      start, stop, step: numbers, as numpy's arange (one argument is `stop`).
-      dtype: the element type (default: ints for int arguments, else float64).
+      start, stop, step: real numbers, as numpy's arange (one argument is `stop`).
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float); default: ints for int arguments, else float64.
 
     Raises:
-      TypeError: an unknown dtype.
+      TypeError: an unknown dtype, or arguments that are not real numbers.
       ValueError: a zero step.
 
     >>> from rune import nx
@@ -225,14 +275,28 @@ def arange(start, stop=None, step=None, dtype=None) -> Tensor:
     dtype = None if dtype is None else as_dtype(dtype, "nx.arange")
     if stop is None:
         start, stop = 0, start
-    return Tensor(np.arange(start, stop, 1 if step is None else step, dtype=dtype))
+    try:
+        if stop is None:  # nx.arange(None): numpy would give an empty range
+            raise TypeError
+        return Tensor(np.arange(start, stop, 1 if step is None else step, dtype=dtype))
+    except TypeError:  # numpy's message names no argument; arange(None) was empty
+        raise TypeError(f"nx.arange: start, stop and step must be real numbers, got "
+                        f"{start!r}, {stop!r} and {step!r}") from None
 
 
 def linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor:
     """`num` evenly spaced values from start to stop (included unless endpoint=False).
 
+    Args:
+      start, stop: numbers.
+      num: how many values, an int.
+      endpoint: include stop as the last value.
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float); default float64 (complex128 for complex bounds).
+
     Raises:
-      TypeError: an unknown dtype, or a num that is not an int.
+      TypeError: an unknown dtype, bounds that are not numbers, or a num
+        that is not an int.
       ValueError: a negative num.
 
     >>> from rune import nx
@@ -241,14 +305,25 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor:
     """
     num = _size_arg(num, "nx.linspace", "num")
     dtype = None if dtype is None else as_dtype(dtype, "nx.linspace")
-    return Tensor(np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype))
+    try:
+        return Tensor(np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype))
+    except TypeError:  # numpy's message names neither the function nor the argument
+        raise TypeError(f"nx.linspace: start and stop must be numbers, got {start!r} and "
+                        f"{stop!r}") from None
 
 
 def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
     """The N x M matrix with ones on diagonal k (0: the main one) and zeros elsewhere.
 
+    Args:
+      N: the number of rows, an int.
+      M: the number of columns (default N).
+      k: the diagonal, an int: above the main one if positive, below if negative.
+      dtype: the element type (nx.float32, its name 'float32', or a Python type
+        such as float); default float64.
+
     Raises:
-      TypeError: an unknown dtype, or sizes that are not ints.
+      TypeError: an unknown dtype, or sizes or k that are not ints.
       ValueError: a negative size.
 
     >>> from rune import nx
@@ -259,10 +334,19 @@ def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
     """
     n = _size_arg(N, "nx.eye", "N")
     m = n if M is None else _size_arg(M, "nx.eye", "M")
-    return Tensor(np.eye(n, m, operator.index(k), dtype=as_dtype(dtype, "nx.eye")))
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
+        raise TypeError(f"nx.eye: k must be an int, got {k!r}")
+    return Tensor(np.eye(n, m, k, dtype=as_dtype(dtype, "nx.eye")))
 
 
 # ------------------------------------------------------------------ helpers
+
+
+def as_tensor(x, fn: str) -> Tensor:
+    """x as a Tensor for the nx function `fn`: tensors (traced ones too) pass as
+    they are; numbers, nested lists and numpy arrays convert (without a copy);
+    anything else (None, strings) raises TypeError naming `fn`."""
+    return x if isinstance(x, Tensor) else Tensor(_to_numpy(x, None, fn))
 
 
 def _astype(x, dtype, fn):
@@ -277,8 +361,9 @@ def _to_numpy(obj, dtype, fn, copy=False) -> np.ndarray:
         value = np.array(obj, dtype=dtype, copy=copy or None)
     except ValueError as error:
         ragged = _ragged(obj)
-        if ragged is None:
-            raise
+        if ragged is None:  # np.array(["a"], float): "could not convert string to float"
+            raise TypeError(f"{fn}: expected numbers, got {type(obj).__name__} data that "
+                            f"numpy cannot read as {dtype} ({error})") from None
         raise ValueError(f"{fn}: ragged nested sequence: {ragged} (the lists at one depth "
                          f"must all have the same length)") from error
     except TracedValueError as error:

@@ -20,7 +20,8 @@ import numpy as np
 from ..primitives import indexing as _ix
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
-from .reductions import as_tensor, normalize_axis
+from .creation import as_tensor
+from .reductions import normalize_axis
 from .tensor import Tensor, TracedValueError
 
 __all__ = ["getitem", "take", "diagonal", "trace"]
@@ -155,7 +156,7 @@ def _resolve(shape, index, fn):
 
 
 def _index(x, index, fn):
-    x = as_tensor(x)
+    x = as_tensor(x, fn)
     shape = tuple(x.shape)
     resolved = _resolve(shape, index, fn)
     if any(type(e) is _Array for e in resolved):
@@ -199,18 +200,19 @@ def _advanced(x, shape, resolved):
 def getitem(x, index):
     """x[index], with numpy's basic and advanced indexing (`Tensor.__getitem__`).
 
+    The derivative of a gather is a scatter-add: repeated indices accumulate.
+
     Args:
-      x: a tensor.
+      x: a tensor (or numpy array, number or nested lists of numbers).
       index: an int, a slice, None (a new axis), `...`, an integer array (a
         list, numpy array or tensor, possibly traced) or a boolean mask, or a
         tuple of these. Integer arrays broadcast together; their block of axes
         goes where numpy puts it.
 
-    The derivative of a gather is a scatter-add: repeated indices accumulate.
-
     Raises:
       IndexError: an index out of range (naming the index, the axis and its
         size), too many indices, a mask of the wrong shape, an invalid index.
+      TypeError: x is not numeric.
       rune.TracedValueError: a boolean mask under jit or vmap.
 
     >>> from rune import nx
@@ -234,10 +236,17 @@ def take(a, indices, axis=None):
     Same as `a[..., indices, ...]` with indices on axis `axis`; negative
     indices count from the end.
 
+    Args:
+      a: a tensor (or numpy array, number or nested lists of numbers).
+      indices: an int or an integer array (a list, numpy array or tensor).
+      axis: an int, or None.
+
     Raises:
-      IndexError: an index out of range, naming it, the axis and its size.
+      IndexError: an index out of range (naming it, the axis and its size),
+        or indices that are not integers.
+      TypeError: boolean indices, a that is not numeric, or an axis that is
+        not an int.
       ValueError: an axis out of range.
-      TypeError: boolean indices.
 
     >>> from rune import nx
     >>> print(nx.take(nx.array([[1.0, 2.0], [3.0, 4.0]]), [1, 1, 0], axis=1))
@@ -245,7 +254,7 @@ def take(a, indices, axis=None):
     [[2, 2, 1],
      [4, 4, 3]]
     """
-    a = as_tensor(a)
+    a = as_tensor(a, "nx.take")
     dtype = indices.dtype if isinstance(indices, Tensor) else np.asarray(indices).dtype
     if dtype == np.bool_:
         raise TypeError("nx.take: indices must be integers, got booleans (use x[mask])")
@@ -259,10 +268,12 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
     """The diagonal of x over axes (axis1, axis2), as the last axis of the result.
 
     Args:
-      offset: above the main diagonal if positive, below if negative.
-      axis1, axis2: the two axes (distinct).
+      x: a tensor with at least two axes (or a numpy array, nested lists).
+      offset: an int: above the main diagonal if positive, below if negative.
+      axis1, axis2: the two axes (distinct ints).
 
     Raises:
+      TypeError: x is not numeric, or offset or an axis is not an int.
       ValueError: fewer than two axes, an axis out of range, or axis1 == axis2.
 
     >>> from rune import nx
@@ -275,7 +286,7 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
 
 
 def _diagonal(x, offset, axis1, axis2, fn):
-    x = as_tensor(x)
+    x = as_tensor(x, fn)
     ndim = len(x.shape)
     if ndim < 2:
         raise ValueError(f"{fn}: the tensor has {ndim} axes; it needs at least 2")
@@ -283,6 +294,8 @@ def _diagonal(x, offset, axis1, axis2, fn):
     a2 = normalize_axis(axis2, ndim, fn)
     if a1 == a2:
         raise ValueError(f"{fn}: axis1 and axis2 must differ, both are {a1}")
+    if not isinstance(offset, (int, np.integer)) or isinstance(offset, bool):
+        raise TypeError(f"{fn}: offset must be an int, got {offset!r}")
     offset = int(offset)
     rows, cols = max(-offset, 0), max(offset, 0)
     k = max(0, min(x.shape[a1] - rows, x.shape[a2] - cols))
@@ -293,7 +306,16 @@ def _diagonal(x, offset, axis1, axis2, fn):
 
 
 def trace(x, offset=0, axis1=0, axis2=1):
-    """The sum of the diagonal (see `nx.diagonal` for the arguments and errors).
+    """The sum of the diagonal of x over axes (axis1, axis2).
+
+    Args:
+      x: a tensor with at least two axes (or a numpy array, nested lists).
+      offset: an int: above the main diagonal if positive, below if negative.
+      axis1, axis2: the two axes (distinct ints).
+
+    Raises:
+      TypeError: x is not numeric, or offset or an axis is not an int.
+      ValueError: fewer than two axes, an axis out of range, or axis1 == axis2.
 
     >>> from rune import nx
     >>> print(nx.trace(nx.array([[1.0, 2.0], [3.0, 4.0]])))

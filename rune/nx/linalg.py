@@ -12,8 +12,8 @@ from ..primitives import elementwise as _e
 from ..primitives import linalg as _l
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
+from .creation import as_tensor
 from .reductions import normalize_axes
-from .tensor import Tensor
 
 __all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm"]
 
@@ -22,7 +22,7 @@ LinAlgError = np.linalg.LinAlgError
 
 def _square(a, fn, name="a"):
     """a as a tensor holding square matrices in its last two axes, or a ValueError."""
-    a = a if isinstance(a, Tensor) else Tensor(a)
+    a = as_tensor(a, fn)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"{fn}: {name} must be a square matrix (or a stack of them in the "
                          f"last two axes), got shape {a.shape}")
@@ -34,7 +34,11 @@ def inv(a):
 
     Derivative: d inv(A) = -inv(A) dA inv(A).
 
+    Args:
+      a: a square matrix (M, M), or a stack of them (..., M, M).
+
     Raises:
+      TypeError: a is not numeric.
       ValueError: a is not square in its last two axes.
       LinAlgError: a is singular (numpy.linalg.LinAlgError, a ValueError).
 
@@ -50,6 +54,8 @@ def inv(a):
 def solve(a, b):
     """The solution x of a @ x = b.
 
+    Derivative: dx = solve(a, db - da x).
+
     Args:
       a: a square matrix (..., M, M).
       b: a vector (M,), or a matrix (..., M, K) (several right-hand sides);
@@ -58,10 +64,10 @@ def solve(a, b):
     Returns:
       x, of shape (..., M) for a vector b, (..., M, K) otherwise.
 
-    Derivative: dx = solve(a, db - da x).
-
     Raises:
-      ValueError: a not square, or b's rows not matching a's size.
+      TypeError: a or b is not numeric.
+      ValueError: a not square, b's rows not matching a's size, or leading
+        axes that do not broadcast.
       LinAlgError: a is singular.
 
     >>> from rune import nx
@@ -69,7 +75,7 @@ def solve(a, b):
     float64 [2] [0.5, 0.25]
     """
     a = _square(a, "nx.linalg.solve")
-    b = b if isinstance(b, Tensor) else Tensor(b)
+    b = as_tensor(b, "nx.linalg.solve")
     m = a.shape[-1]
     vector = b.ndim == 1
     if b.ndim == 0 or b.shape[0 if vector else -2] != m:
@@ -95,7 +101,11 @@ def det(a):
     derivative there, the adjugate, is not computed), and near a singular A
     it loses accuracy; differentiate slogdet's logabsdet where you can.
 
+    Args:
+      a: a square matrix (M, M), or a stack of them (..., M, M).
+
     Raises:
+      TypeError: a is not numeric.
       ValueError: a is not square in its last two axes.
 
     >>> from rune import nx
@@ -108,16 +118,20 @@ def det(a):
 def slogdet(a):
     """The sign and the log of the absolute value of the determinant.
 
+    Derivatives: d logabsdet = Re trace(solve(A, dA)). The sign of a real
+    determinant is piecewise constant (derivative zero); a complex one turns:
+    d sign = sign * i Im trace(solve(A, dA)).
+
+    Args:
+      a: a square matrix (M, M), or a stack of them (..., M, M).
+
     Returns:
       A pair `(sign, logabsdet)` with det(a) = sign * exp(logabsdet): sign is
       1, -1 or 0 for real a, a unit complex number for complex a; logabsdet
       is real (-inf for a singular a).
 
-    Derivatives: d logabsdet = Re trace(solve(A, dA)). The sign of a real
-    determinant is piecewise constant (derivative zero); a complex one turns:
-    d sign = sign * i Im trace(solve(A, dA)).
-
     Raises:
+      TypeError: a is not numeric.
       ValueError: a is not square in its last two axes.
 
     >>> from rune import nx
@@ -138,7 +152,11 @@ def cholesky(a):
     symmetric matrix needs. dL = L Phi(L^-1 dA L^-H), Phi keeping the lower
     triangle and half the diagonal.
 
+    Args:
+      a: a square matrix (M, M), or a stack of them (..., M, M).
+
     Raises:
+      TypeError: a is not numeric.
       ValueError: a is not square in its last two axes.
       LinAlgError: a is not positive definite (the factorization fails).
 
@@ -160,8 +178,13 @@ _MATRIX_ORDS = "None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf"
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (numpy's name)
     """A vector or matrix norm (numpy.linalg.norm).
 
+    The Euclidean norm at x = 0 has a NaN gradient (0 * inf from sqrt'(0)),
+    as in JAX; guard it with the double-where trick (see the docs' "Kinks
+    and NaNs" page). The singular-value norms ('nuc', 2, -2) are
+    differentiable once; their second derivative raises NotImplementedError.
+
     Args:
-      x: a tensor.
+      x: a tensor (or numpy array, nested lists).
       ord: the norm. Vectors: None or 2 (Euclidean), 1, inf (max |x|), -inf
         (min |x|), 0 (the number of non-zeros), or any number p
         (sum |x|^p)^(1/p). Matrices: None or 'fro' (Frobenius), 'nuc' (sum of
@@ -172,12 +195,8 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (numpy's name)
         norms over those two axes).
       keepdims: keep the normed axes with size 1.
 
-    The Euclidean norm at x = 0 has a NaN gradient (0 * inf from sqrt'(0)),
-    as in JAX; guard it with the double-where trick (see the docs' "Kinks
-    and NaNs" page). The singular-value norms ('nuc', 2, -2) are
-    differentiable once; their second derivative raises NotImplementedError.
-
     Raises:
+      TypeError: x is not numeric, or an axis is not an int.
       ValueError: an unknown ord for the kind of norm, an axis out of range,
         more than two axes, or ord given with axis=None for a tensor that is
         neither 1-d nor 2-d.
@@ -186,7 +205,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (numpy's name)
     >>> print(nx.linalg.norm(nx.array([3., 4.])), nx.linalg.norm(nx.array([3., -4.]), ord=1))
     float64 [] 5 float64 [] 7
     """
-    x = x if isinstance(x, Tensor) else Tensor(x)
+    x = as_tensor(x, "nx.linalg.norm")
     if x.dtype.kind not in "fc":
         x = _e.astype(x, dtype=np.dtype(np.float64))
     fn = "nx.linalg.norm"
@@ -197,7 +216,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (numpy's name)
             raise ValueError(f"{fn}: ord={ord!r} with axis=None needs a 1-d or 2-d tensor, got "
                              f"shape {x.shape}; pass axis (an int, or a pair for matrix norms)")
         axis = tuple(range(x.ndim))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     positions = normalize_axes(axes, x.ndim, fn)
     if len(set(positions)) != len(axes):
         raise ValueError(f"{fn}: axis={axis!r} repeats an axis")

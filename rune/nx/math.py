@@ -27,9 +27,9 @@ the shapes.
 from __future__ import annotations
 
 from ..primitives import elementwise as _e
-from .creation import asarray
+from .creation import as_tensor
 from .dtypes import as_dtype
-from .tensor import Tensor, call_broadcasting
+from .tensor import call_broadcasting
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "negative", "power", "square", "sqrt",
@@ -48,9 +48,10 @@ def add(x, y):
     """x + y, elementwise, broadcasting as numpy does.
 
     Args:
-      x, y: tensors, numpy arrays or numbers.
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
 
     Raises:
+      TypeError: an argument is not numeric (None, a string).
       ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
@@ -61,7 +62,14 @@ def add(x, y):
 
 
 def subtract(x, y):
-    """x - y, elementwise (arguments and errors as nx.add).
+    """x - y, elementwise.
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.subtract(1, nx.array([1.0, 2.0])))
@@ -71,7 +79,14 @@ def subtract(x, y):
 
 
 def multiply(x, y):
-    """x * y, elementwise (arguments and errors as nx.add).
+    """x * y, elementwise.
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.multiply(nx.array([1.0, 2.0]), nx.array([[3.0], [4.0]])))
@@ -85,8 +100,14 @@ def multiply(x, y):
 def divide(x, y):
     """x / y, elementwise: true division, so integers give float64.
 
-    Arguments and errors as nx.add; division by zero gives inf or nan (with
-    numpy's warning).
+    Division by zero gives inf or nan (with numpy's warning).
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.divide(nx.array([1, 2]), 4))
@@ -98,6 +119,12 @@ def divide(x, y):
 def negative(x):
     """-x, elementwise.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric, or is boolean (use nx.logical_not).
+
     >>> from rune import nx
     >>> print(nx.negative(nx.array([1.0, -2.0])))
     float64 [2] [-1, 2]
@@ -106,10 +133,17 @@ def negative(x):
 
 
 def power(x, y):
-    """x ** y, elementwise (arguments and errors as nx.add).
+    """x ** y, elementwise.
 
-    The derivative in y is log(x) x**y, taken as 0 at x = 0. An integer
-    base to a negative integer power raises ValueError (make the base a float).
+    The derivative in y is log(x) x**y, taken as 0 at x = 0.
+
+    Args:
+      x, y: tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: shapes that do not broadcast (naming both), or an integer
+        x to a negative integer power (make x a float).
 
     >>> from rune import nx
     >>> print(nx.power(nx.array([1.0, 2.0, 3.0]), 2))
@@ -120,6 +154,12 @@ def power(x, y):
 
 def square(x):
     """x * x, elementwise.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.square(nx.array([-3, 2])))
@@ -132,6 +172,12 @@ def sqrt(x):
     """The square root, elementwise: nan for negative reals (use complex input for
     complex roots). Its derivative at 0 is inf.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.sqrt(nx.array([4.0, 2.0, -4 + 0j])))
     complex128 [3] [2+0i, 1.4142135623730951+0i, 0+2i]
@@ -143,6 +189,12 @@ def reciprocal(x):
     """1 / x, elementwise. As in numpy, the reciprocal of an integer is an
     integer (1 // x); use `1 / x` for a float.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.reciprocal(nx.array([2.0, 0.5])))
     float64 [2] [0.5, 2]
@@ -151,9 +203,16 @@ def reciprocal(x):
 
 
 def floor_divide(x, y):
-    """x // y, elementwise: the floor of x / y (arguments and errors as nx.add).
+    """x // y, elementwise: the floor of x / y.
 
     Piecewise constant: its derivative is zero.
+
+    Args:
+      x, y: real tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.floor_divide(nx.array([7.0, -7.0]), 2))
@@ -165,7 +224,14 @@ def floor_divide(x, y):
 def mod(x, y):
     """x % y, elementwise, with the sign of y as in Python and numpy (alias nx.remainder).
 
-    Arguments and errors as nx.add. The derivative is 1 in x and -(x // y) in y.
+    The derivative is 1 in x and -(x // y) in y.
+
+    Args:
+      x, y: real tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.mod(nx.array([7.0, -7.0]), 3))
@@ -178,6 +244,12 @@ def absolute(x):
     """|x|, elementwise (alias nx.abs); the modulus of a complex number.
 
     Derivative: sign(x) for real x (0 at 0); Re(conj(z) dz) / |z| for complex z.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.abs(nx.array([-1.5, 0.0, 3 + 4j])))
@@ -192,6 +264,12 @@ def sign(x):
     Real sign is piecewise constant (derivative zero); complex sign has the
     derivative of z / |z|.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric, or is boolean.
+
     >>> from rune import nx
     >>> print(nx.sign(nx.array([-2.0, 0.0, 3.0])))
     float64 [3] [-1, 0, 1]
@@ -205,6 +283,12 @@ def sign(x):
 def exp(x):
     """e ** x, elementwise.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.exp(nx.array([0.0, 1.0])))
     float64 [2] [1, 2.718281828459045]
@@ -214,6 +298,12 @@ def exp(x):
 
 def expm1(x):
     """exp(x) - 1, accurate for small x.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.expm1(nx.array([0.0, 1e-10])))
@@ -225,6 +315,12 @@ def expm1(x):
 def log(x):
     """The natural logarithm: -inf at 0, nan for negative reals (with numpy's warning).
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.log(nx.array([1.0, 2.718281828459045])))
     float64 [2] [0, 1]
@@ -234,6 +330,12 @@ def log(x):
 
 def log1p(x):
     """log(1 + x), accurate for small x.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.log1p(nx.array([0.0, 1e-10])))
@@ -245,6 +347,12 @@ def log1p(x):
 def log2(x):
     """The base-2 logarithm.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.log2(nx.array([1.0, 8.0])))
     float64 [2] [0, 3]
@@ -254,6 +362,12 @@ def log2(x):
 
 def log10(x):
     """The base-10 logarithm.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.log10(nx.array([1.0, 10.0], dtype=nx.float32)))
@@ -268,6 +382,12 @@ def log10(x):
 def sin(x):
     """The sine of x (in radians), elementwise.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.sin(nx.array([0.0, 1.0])))
     float64 [2] [0, 0.8414709848078965]
@@ -277,6 +397,12 @@ def sin(x):
 
 def cos(x):
     """The cosine of x (in radians), elementwise.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.cos(nx.array([1.0, 2.0])))
@@ -288,6 +414,12 @@ def cos(x):
 def tan(x):
     """The tangent of x (in radians), elementwise.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.tan(nx.array([0.0, 1.0])))
     float64 [2] [0, 1.5574077246549023]
@@ -297,6 +429,12 @@ def tan(x):
 
 def arcsin(x):
     """The inverse sine, in [-pi/2, pi/2]; nan outside [-1, 1] for real x.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.arcsin(nx.array([0.0, 1.0])))
@@ -308,6 +446,12 @@ def arcsin(x):
 def arccos(x):
     """The inverse cosine, in [0, pi]; nan outside [-1, 1] for real x.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.arccos(nx.array([1.0, 0.0])))
     float64 [2] [0, 1.5707963267948966]
@@ -317,6 +461,12 @@ def arccos(x):
 
 def arctan(x):
     """The inverse tangent, in (-pi/2, pi/2).
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.arctan(nx.array([0.0, 1.0])))
@@ -329,7 +479,12 @@ def arctan2(y, x):
     """The angle of the point (x, y) from the x axis, in [-pi, pi] (real only).
 
     Args:
-      y, x: tensors, arrays or numbers (y first, as numpy); errors as nx.add.
+      y, x: real tensors, numpy arrays or numbers (y first, as numpy); they
+        broadcast together.
+
+    Raises:
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
     >>> print(nx.arctan2(nx.array([1.0, 1.0]), nx.array([1.0, -1.0])))
@@ -341,6 +496,12 @@ def arctan2(y, x):
 def sinh(x):
     """The hyperbolic sine.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.sinh(nx.array([0.0, 1.0])))
     float64 [2] [0, 1.1752011936438014]
@@ -350,6 +511,12 @@ def sinh(x):
 
 def cosh(x):
     """The hyperbolic cosine.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.cosh(nx.array([0.0, 1.0])))
@@ -361,6 +528,12 @@ def cosh(x):
 def tanh(x):
     """The hyperbolic tangent.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.tanh(nx.array([0.0, 1.0])))
     float64 [2] [0, 0.7615941559557649]
@@ -370,6 +543,12 @@ def tanh(x):
 
 def arcsinh(x):
     """The inverse hyperbolic sine.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.arcsinh(nx.array([0.0, 1.0])))
@@ -381,6 +560,12 @@ def arcsinh(x):
 def arccosh(x):
     """The inverse hyperbolic cosine; nan below 1 for real x.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.arccosh(nx.array([1.0, 2.0])))
     float64 [2] [0, 1.3169578969248168]
@@ -390,6 +575,12 @@ def arccosh(x):
 
 def arctanh(x):
     """The inverse hyperbolic tangent; nan outside [-1, 1] for real x.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.arctanh(nx.array([0.0, 0.5])))
@@ -404,25 +595,43 @@ def arctanh(x):
 def real(x):
     """The real part (x itself for real tensors).
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.real(nx.array([1 + 2j, 3 - 4j])))
     float64 [2] [1, 3]
     """
-    return _e.real(x)
+    return _e.real(as_tensor(x, "nx.real"))  # np.real of a Python number is not an array
 
 
 def imag(x):
     """The imaginary part (zeros for real tensors).
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
+
     >>> from rune import nx
     >>> print(nx.imag(nx.array([1 + 2j, 3 - 4j])))
     float64 [2] [2, -4]
     """
-    return _e.imag(x)
+    return _e.imag(as_tensor(x, "nx.imag"))  # np.imag of a Python number is not an array
 
 
 def conj(x):
     """The complex conjugate (x itself for real tensors); alias nx.conjugate.
+
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.conj(nx.array([1 + 2j, 3 - 4j])))
@@ -434,11 +643,14 @@ def conj(x):
 def angle(z, deg=False):
     """The argument of z: the angle from the positive real axis, in (-pi, pi].
 
+    Derivative: Im(conj(z) dz) / |z|**2 for complex z, zero for real z.
+
     Args:
-      z: a tensor, array or number; real numbers have angle 0 or pi.
+      z: a tensor, numpy array or number; real numbers have angle 0 or pi.
       deg: give degrees instead of radians.
 
-    Derivative: Im(conj(z) dz) / |z|**2 for complex z, zero for real z.
+    Raises:
+      TypeError: z is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.angle(nx.array([1j, -1.0 + 0j, 1.0])))
@@ -446,7 +658,7 @@ def angle(z, deg=False):
     >>> print(nx.angle(nx.array([1j, -1j]), deg=True))
     float64 [2] [90, -90]
     """
-    z = asarray(z)
+    z = as_tensor(z, "nx.angle")
     if z.dtype.kind == "c":
         out = _e.arctan2(_e.imag(z), _e.real(z))
     else:  # 0 or pi: piecewise constant, and arctan2's derivative at (0, 0) is nan
@@ -461,6 +673,12 @@ def angle(z, deg=False):
 def sigmoid(x):
     """The logistic function 1 / (1 + exp(-x)), computed without overflow.
 
+    Args:
+      x: a tensor, numpy array or number (real or complex).
+
+    Raises:
+      TypeError: x is not numeric, or is boolean.
+
     >>> from rune import nx
     >>> print(nx.sigmoid(nx.array([0.0, -1000.0, 1000.0])))
     float64 [3] [0.5, 0, 1]
@@ -470,6 +688,12 @@ def sigmoid(x):
 
 def relu(x):
     """max(x, 0), elementwise, with derivative 0 at 0 (a where, not a maximum).
+
+    Args:
+      x: a tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is not numeric (None, a string).
 
     >>> from rune import nx
     >>> print(nx.relu(nx.array([-1.0, 0.0, 2.0])))
@@ -488,17 +712,21 @@ def astype(x, dtype):
     Derivatives flow between float and complex dtypes; an integer or bool
     result has none.
 
+    Args:
+      x: a tensor, numpy array or number.
+      dtype: the new element type (nx.float32, its name 'float32', or a
+        Python type such as float).
+
     Raises:
-      TypeError: an unknown dtype.
+      TypeError: an unknown dtype, or x is not numeric.
 
     >>> from rune import nx
     >>> print(nx.astype(nx.array([1.7, -1.7]), nx.int32))
     int32 [2] [1, -1]
     """
     dtype = as_dtype(dtype, "nx.astype")
-    if isinstance(x, Tensor) and x.dtype == dtype:
-        return x
-    return _e.astype(x, dtype=dtype)
+    x = as_tensor(x, "nx.astype")  # None and strings raise, not become nan and floats
+    return x if x.dtype == dtype else _e.astype(x, dtype=dtype)
 
 
 abs = absolute  # noqa: A001  (numpy's names)

@@ -11,13 +11,10 @@ import numpy as np
 from ..primitives import elementwise as _e
 from ..primitives import linalg as _l
 from ..primitives import shape as _s
+from .creation import as_tensor
 from .tensor import Tensor
 
 __all__ = ["matmul", "dot", "inner", "outer", "tensordot", "einsum"]
-
-
-def _tensor(x):
-    return x if isinstance(x, Tensor) else Tensor(x)
 
 
 def matmul(x1, x2):
@@ -29,9 +26,10 @@ def matmul(x1, x2):
     broadcast (a stack of products).
 
     Args:
-      x1, x2: tensors (or arrays) with at least one axis each.
+      x1, x2: tensors (or numpy arrays, nested lists) with at least one axis each.
 
     Raises:
+      TypeError: an operand is not numeric.
       ValueError: a 0-d operand, contracted axes of different sizes (naming
         both shapes and both sizes), or leading axes that do not broadcast.
 
@@ -40,7 +38,7 @@ def matmul(x1, x2):
     float64 [2] [3, 7]
     """
     if not (isinstance(x1, Tensor) and isinstance(x2, Tensor)):
-        x1, x2 = _tensor(x1), _tensor(x2)
+        x1, x2 = as_tensor(x1, "nx.matmul"), as_tensor(x2, "nx.matmul")
     try:
         return _matmul(x1, x2)
     except ValueError:
@@ -59,14 +57,18 @@ def dot(a, b):
     like matmul; two N-d tensors contract a's last axis with b's
     second-to-last: the result has shape a.shape[:-1] + b.shape[:-2] + b.shape[-1:].
 
+    Args:
+      a, b: tensors, numpy arrays, numbers or nested lists of numbers.
+
     Raises:
+      TypeError: an operand is not numeric.
       ValueError: the contracted axes differ in size (naming both shapes).
 
     >>> from rune import nx
     >>> print(nx.dot(nx.array([1., 2., 3.]), nx.array([4., 5., 6.])))
     float64 [] 32
     """
-    a, b = _tensor(a), _tensor(b)
+    a, b = as_tensor(a, "nx.dot"), as_tensor(b, "nx.dot")
     if a.ndim == 0 or b.ndim == 0:
         return _e.multiply(a, b)
     if a.ndim <= 2 and b.ndim <= 2 or a.ndim == 1 or b.ndim == 1:
@@ -81,14 +83,18 @@ def inner(a, b):
     The result has shape a.shape[:-1] + b.shape[:-1]; a 0-d operand
     multiplies. Complex operands are not conjugated (as numpy's inner).
 
+    Args:
+      a, b: tensors, numpy arrays, numbers or nested lists of numbers.
+
     Raises:
-      ValueError: the last axes differ in size.
+      TypeError: an operand is not numeric.
+      ValueError: the last axes differ in size (naming both shapes).
 
     >>> from rune import nx
     >>> print(nx.inner(nx.array([[1., 2.], [3., 4.]]), nx.array([1., 10.])))
     float64 [2] [21, 43]
     """
-    a, b = _tensor(a), _tensor(b)
+    a, b = as_tensor(a, "nx.inner"), as_tensor(b, "nx.inner")
     if a.ndim == 0 or b.ndim == 0:
         return _e.multiply(a, b)
     return _tensordot(a, b, (a.ndim - 1,), (b.ndim - 1,), "nx.inner")
@@ -97,20 +103,29 @@ def inner(a, b):
 def outer(a, b):
     """The outer product of a and b flattened: out[i, j] = a[i] * b[j].
 
+    Args:
+      a, b: tensors, numpy arrays, numbers or nested lists of numbers (of any
+        shape: they are flattened).
+
+    Raises:
+      TypeError: an operand is not numeric.
+
     >>> from rune import nx
     >>> print(nx.outer(nx.array([1., 2.]), nx.array([1., 10., 100.])))
     float64 [2, 3]
     [[  1,  10, 100],
      [  2,  20, 200]]
     """
-    a, b = _tensor(a), _tensor(b)
+    a, b = as_tensor(a, "nx.outer"), as_tensor(b, "nx.outer")
     return _e.multiply(_s.reshape(a, shape=(a.size, 1)), _s.reshape(b, shape=(1, b.size)))
 
 
 def _axes_list(axes, ndim, name):
-    axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
+    axes = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
     out = []
     for ax in axes:
+        if not isinstance(ax, (int, np.integer)) or isinstance(ax, bool):
+            raise TypeError(f"nx.tensordot: the axes of {name} must be ints, got {axes!r}")
         if not -ndim <= ax < ndim:
             raise ValueError(f"nx.tensordot: axis {ax} of {name} is out of range for a tensor "
                              f"with {ndim} axes (expected -{ndim} <= axis < {ndim})")
@@ -123,23 +138,25 @@ def _axes_list(axes, ndim, name):
 def tensordot(a, b, axes=2):
     """Sum products over the given axes of a and b (numpy's tensordot).
 
+    The result's axes are a's remaining axes, then b's.
+
     Args:
-      a, b: tensors.
+      a, b: tensors (or numpy arrays, numbers, nested lists).
       axes: an int N (a's last N axes with b's first N, in order) or a pair
         (axes of a, axes of b) of ints or equally long sequences.
 
-    The result's axes are a's remaining axes, then b's.
-
     Raises:
-      ValueError: an axis out of range, axes lists of different lengths, or
-        paired axes of different sizes (naming both).
+      TypeError: an operand is not numeric, or axes is not an int or a pair
+        of ints or sequences of ints.
+      ValueError: an axis out of range or repeated, axes lists of different
+        lengths, or paired axes of different sizes (naming both).
 
     >>> from rune import nx
     >>> a = nx.array([[1., 2.], [3., 4.]])
     >>> print(nx.tensordot(a, a, axes=2), nx.tensordot(a, a, axes=([0], [1])).shape)
     float64 [] 30 (2, 2)
     """
-    a, b = _tensor(a), _tensor(b)
+    a, b = as_tensor(a, "nx.tensordot"), as_tensor(b, "nx.tensordot")
     if isinstance(axes, (int, np.integer)):
         if not 0 <= axes <= min(a.ndim, b.ndim):
             raise ValueError(f"nx.tensordot: axes={axes} must be between 0 and the smaller "
@@ -147,6 +164,9 @@ def tensordot(a, b, axes=2):
                              f"and {b.shape}")
         axes_a, axes_b = tuple(range(a.ndim - axes, a.ndim)), tuple(range(axes))
     else:
+        if not isinstance(axes, (tuple, list)):
+            raise TypeError(f"nx.tensordot: axes must be an int or a pair (axes of a, axes "
+                            f"of b), got {axes!r}")
         if len(axes) != 2:
             raise ValueError(f"nx.tensordot: axes must be an int or a pair (axes of a, axes "
                              f"of b), got {axes!r}")
@@ -204,6 +224,7 @@ def einsum(subscripts, *operands):
       *operands: tensors, one per comma-separated term.
 
     Raises:
+      TypeError: subscripts is not a string, or an operand is not numeric.
       ValueError: a number of terms different from the number of operands,
         a term with a different number of letters than its operand has axes,
         an output letter not in the inputs or repeated, a letter whose sizes
@@ -214,7 +235,7 @@ def einsum(subscripts, *operands):
     >>> print(nx.einsum('ij,j->i', a, nx.array([1., 1.])), nx.einsum('ii', a))
     float64 [2] [3, 7] float64 [] 5
     """
-    operands = [_tensor(o) for o in operands]
+    operands = [as_tensor(o, "nx.einsum") for o in operands]
     spec = normalize_subscripts(subscripts, [o.shape for o in operands])
     return _l.einsum(*operands, subscripts=spec)
 

@@ -28,6 +28,10 @@ def default_rng(seed=None) -> Generator:
       seed: an int (or None for fresh entropy from the operating system), as
         numpy.random.default_rng takes.
 
+    Raises:
+      TypeError: a seed that is not None, an int or a sequence of ints.
+      ValueError: a negative seed.
+
     >>> from rune import nx
     >>> rng = nx.random.default_rng(0)
     >>> print(rng.integers(0, 10, size=5))
@@ -35,13 +39,24 @@ def default_rng(seed=None) -> Generator:
     >>> print(nx.random.default_rng(0).integers(0, 10, size=5))
     int64 [5] [8, 6, 5, 2, 3]
     """
-    return Generator(np.random.default_rng(seed))
+    try:
+        rng = np.random.default_rng(seed)
+    except (TypeError, ValueError) as error:  # numpy's message names neither rune nor seed
+        raise type(error)(f"nx.random.default_rng: seed must be None, a non-negative int or "
+                          f"a sequence of them, got {seed!r}") from None
+    return Generator(rng)
 
 
 class Generator:
     """A stream of random tensors; make one with `nx.random.default_rng(seed)`.
 
     The same seed gives the same tensors (numpy's PCG64 generator underneath).
+
+    Args:
+      rng: the numpy.random.Generator that draws the numbers.
+
+    Raises:
+      TypeError: rng is not a numpy.random.Generator.
 
     >>> from rune import nx
     >>> rng = nx.random.default_rng(0)
@@ -52,6 +67,9 @@ class Generator:
     __slots__ = ("_rng",)
 
     def __init__(self, rng: np.random.Generator):
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"nx.random.Generator: rng must be a numpy.random.Generator, got "
+                            f"{type(rng).__name__} (nx.random.default_rng(seed) makes one)")
         self._rng = rng
 
     def __repr__(self):

@@ -14,17 +14,13 @@ import numpy as np
 from ..primitives import elementwise as _e
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
+from .creation import as_tensor
 from .tensor import Tensor, broadcast_error
 
 __all__ = [
     "sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "cumsum",
     "all", "any", "logsumexp", "softmax", "log_softmax", "allclose",
 ]
-
-
-def as_tensor(x) -> Tensor:
-    """x as a Tensor: tensors and tracers pass, numbers, lists and arrays convert."""
-    return x if isinstance(x, Tensor) else Tensor(np.asarray(x))
 
 
 def normalize_axis(axis, ndim: int, fn: str) -> int:
@@ -60,18 +56,19 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     """The sum of the elements over `axis` (all axes by default).
 
     Args:
-      x: a tensor (or anything `nx.array` takes).
+      x: a tensor, numpy array, number or nested lists of numbers.
       axis: None (all axes), an int or a tuple of ints; negative counts from the end.
       keepdims: keep the reduced axes, with size 1.
 
     Raises:
+      TypeError: x is not numeric, or an axis is not an int.
       ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.sum(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=0))
     float64 [2] [4, 6]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.sum")
     return _r.sum(x, axis=normalize_axes(axis, len(x.shape), "nx.sum"), keepdims=keepdims)
 
 
@@ -79,26 +76,44 @@ def prod(x, axis=None, keepdims=False):
     """The product of the elements over `axis` (all axes by default).
 
     Its derivative is exact where elements are zero (it never divides by
-    an element). Args and errors as `nx.sum`.
+    an element).
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.prod(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=1))
     float64 [2] [2, 12]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.prod")
     return _r.prod(x, axis=normalize_axes(axis, len(x.shape), "nx.prod"), keepdims=keepdims)
 
 
 def mean(x, axis=None, keepdims=False):
     """The mean of the elements over `axis` (integers give float64).
 
-    Args and errors as `nx.sum`. The mean over no elements is nan.
+    The mean over no elements is nan.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.mean(nx.array([[1.0, 2.0], [3.0, 5.0]]), axis=-1))
     float64 [2] [1.5, 4]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.mean")
     axes = normalize_axes(axis, len(x.shape), "nx.mean")
     return _e.divide(_r.sum(x, axis=axes, keepdims=keepdims), float(_count(x.shape, axes)))
 
@@ -106,12 +121,18 @@ def mean(x, axis=None, keepdims=False):
 def var(x, axis=None, keepdims=False, ddof=0):
     """The variance over `axis`: the mean of |x - mean(x)|^2.
 
+    Complex tensors give a real variance.
+
     Args:
-      x, axis, keepdims: as `nx.sum`.
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
       ddof: "delta degrees of freedom": divide by N - ddof rather than N
         (ddof=1 gives the unbiased estimate).
 
-    Complex tensors give a real variance. Raises as `nx.sum`.
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.var(nx.array([1.0, 2.0, 3.0, 4.0])), nx.var(nx.array([1.0, 3.0]), ddof=1))
@@ -121,7 +142,7 @@ def var(x, axis=None, keepdims=False, ddof=0):
 
 
 def _var(x, axis, keepdims, ddof, fn):
-    x = as_tensor(x)
+    x = as_tensor(x, fn)
     axes = normalize_axes(axis, len(x.shape), fn)
     centered = _e.subtract(x, mean(x, axis=axes, keepdims=True))
     if centered.dtype.kind == "c":
@@ -135,8 +156,18 @@ def _var(x, axis, keepdims, ddof, fn):
 def std(x, axis=None, keepdims=False, ddof=0):
     """The standard deviation over `axis`: the square root of `nx.var`.
 
-    Args and errors as `nx.var`. Its derivative is infinite where the
-    variance is zero (as sqrt's at 0).
+    Its derivative is infinite where the variance is zero (as sqrt's at 0).
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+      ddof: "delta degrees of freedom": divide by N - ddof rather than N
+        (ddof=1 gives the unbiased estimate).
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.std(nx.array([[1.0, 3.0], [2.0, 2.0]]), axis=1))
@@ -160,14 +191,20 @@ def max(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     Where several elements tie for the largest, the derivative splits
     evenly between them: each gets 1/k of the cotangent.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
     Raises:
-      ValueError: an axis out of range, or a reduced axis of size 0.
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated, or a reduced axis of size 0.
 
     >>> from rune import nx
     >>> print(nx.max(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=1))
     float64 [2] [5, 7]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.max")
     axes = normalize_axes(axis, len(x.shape), "nx.max")
     _check_nonempty(x, axes, "nx.max")
     return _r.max(x, axis=axes, keepdims=keepdims)
@@ -176,18 +213,27 @@ def max(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
 def min(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     """The smallest element over `axis`; ties split the derivative as `nx.max`.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated, or a reduced axis of size 0.
+
     >>> from rune import nx
     >>> print(nx.min(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=0))
     float64 [2] [1, 2]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.min")
     axes = normalize_axes(axis, len(x.shape), "nx.min")
     _check_nonempty(x, axes, "nx.min")
     return _r.min(x, axis=axes, keepdims=keepdims)
 
 
 def _arg_extremum(prim, x, axis, keepdims, fn):
-    x = as_tensor(x)
+    x = as_tensor(x, fn)
     if axis is not None:
         a = normalize_axis(axis, len(x.shape), fn)
         _check_nonempty(x, (a,), fn)
@@ -206,8 +252,14 @@ def argmax(x, axis=None, keepdims=False):
     With axis=None the index is into the flattened tensor. Its derivative is
     zero.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int, or None for the index into the flattened tensor.
+      keepdims: keep the reduced axis, with size 1.
+
     Raises:
-      ValueError: an axis out of range, or an empty axis.
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: axis out of range, or an empty axis (or tensor).
 
     >>> from rune import nx
     >>> print(nx.argmax(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=1))
@@ -219,6 +271,15 @@ def argmax(x, axis=None, keepdims=False):
 def argmin(x, axis=None, keepdims=False):
     """The index of the smallest element along `axis`; see `nx.argmax`.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int, or None for the index into the flattened tensor.
+      keepdims: keep the reduced axis, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: axis out of range, or an empty axis (or tensor).
+
     >>> from rune import nx
     >>> print(nx.argmin(nx.array([[1.0, 5.0], [7.0, 2.0]])))
     int64 [] 0
@@ -229,14 +290,19 @@ def argmin(x, axis=None, keepdims=False):
 def cumsum(x, axis=None):
     """Running sums along `axis` (of the flattened tensor when axis is None).
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int, or None to flatten x first.
+
     Raises:
-      ValueError: an axis out of range.
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: axis out of range.
 
     >>> from rune import nx
     >>> print(nx.cumsum(nx.array([1.0, 2.0, 3.0])))
     float64 [3] [1, 3, 6]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.cumsum")
     if axis is None:
         x, axis = _s.reshape(x, shape=(x.size,)), 0
     return _r.cumsum(x, axis=normalize_axis(axis, len(x.shape), "nx.cumsum"), reverse=False)
@@ -245,22 +311,40 @@ def cumsum(x, axis=None):
 def all(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     """Whether every element over `axis` is true (nonzero); a bool tensor.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
+
     >>> from rune import nx
     >>> print(nx.all(nx.array([[True, False], [True, True]]), axis=1))
     bool [2] [False, True]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.all")
     return _r.all(x, axis=normalize_axes(axis, len(x.shape), "nx.all"), keepdims=keepdims)
 
 
 def any(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     """Whether some element over `axis` is true (nonzero); a bool tensor.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
+
     >>> from rune import nx
     >>> print(nx.any(nx.array([0.0, 0.0, 2.0])))
     bool [] True
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.any")
     return _r.any(x, axis=normalize_axes(axis, len(x.shape), "nx.any"), keepdims=keepdims)
 
 
@@ -280,13 +364,22 @@ def logsumexp(x, axis=None, keepdims=False):
     The largest element is subtracted before exp and added back after, as a
     constant (it does not change the value, so derivatives are exact: the
     gradient is softmax). Complex inputs are shifted by their real parts.
-    Args and errors as `nx.sum`; an empty reduction gives -inf.
+    An empty reduction gives -inf.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.logsumexp(nx.array([1000.0, 1000.0])))
     float64 [] 1000.6931471805599
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.logsumexp")
     axes = normalize_axes(axis, len(x.shape), "nx.logsumexp")
     shift = _detached_max(x, axes)
     total = _r.sum(_e.exp(_e.subtract(x, shift)), axis=axes, keepdims=True)
@@ -298,17 +391,18 @@ def softmax(x, axis=-1):
     """exp(x) / sum(exp(x)) over `axis` (the last by default), without overflow.
 
     Args:
-      x: a tensor.
-      axis: an int or a tuple of ints (None for all axes).
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int (the last axis by default), a tuple of ints, or None for all axes.
 
     Raises:
-      ValueError: an axis out of range.
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.softmax(nx.array([1000.0, 1000.0, 1000.0, 1000.0])))
     float64 [4] [0.25, 0.25, 0.25, 0.25]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.softmax")
     axes = normalize_axes(axis, len(x.shape), "nx.softmax")
     e = _e.exp(_e.subtract(x, _detached_max(x, axes)))
     return _e.divide(e, _r.sum(e, axis=axes, keepdims=True))
@@ -317,13 +411,19 @@ def softmax(x, axis=-1):
 def log_softmax(x, axis=-1):
     """log(softmax(x)) over `axis`, computed stably as x - logsumexp(x).
 
-    Args and errors as `nx.softmax`.
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int (the last axis by default), a tuple of ints, or None for all axes.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.log_softmax(nx.array([0.0, 0.0])))
     float64 [2] [-0.6931471805599453, -0.6931471805599453]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.log_softmax")
     axes = normalize_axes(axis, len(x.shape), "nx.log_softmax")
     return _e.subtract(x, logsumexp(x, axis=axes, keepdims=True))
 
@@ -333,7 +433,13 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 
     Elementwise |a - b| <= atol + rtol * |b|, broadcasting as numpy does.
 
+    Args:
+      a, b: tensors, numpy arrays or numbers.
+      rtol, atol: the relative and absolute tolerances.
+      equal_nan: count nan as equal to nan.
+
     Raises:
+      TypeError: a or b is not numeric.
       ValueError: shapes that do not broadcast (naming both).
       rune.TracedValueError: under jit or vmap, where there are no values to
         compare (use the elementwise comparisons instead).

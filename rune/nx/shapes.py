@@ -14,7 +14,8 @@ from ..primitives import elementwise as _e
 from ..primitives import indexing as _ix
 from ..primitives import shape as _s
 from .indexing import canonical_slice, take
-from .reductions import as_tensor, normalize_axes, normalize_axis
+from .creation import as_tensor
+from .reductions import normalize_axes, normalize_axis
 from .tensor import Tensor
 
 __all__ = [
@@ -25,11 +26,12 @@ __all__ = [
 
 
 def _ints(values, what, fn) -> tuple:
-    values = (values,) if hasattr(values, "__index__") else tuple(values)
     try:
-        return tuple(operator.index(v) for v in values)
+        return tuple(operator.index(v) for v in (
+            (values,) if hasattr(values, "__index__") else values))
     except TypeError:
-        raise TypeError(f"{fn}: {what} must be ints, got {values}") from None
+        raise TypeError(f"{fn}: {what} must be an int or a sequence of ints, "
+                        f"got {values!r}") from None
 
 
 def _reshape(x, shape):
@@ -39,7 +41,12 @@ def _reshape(x, shape):
 def reshape(x, shape):
     """x with a new shape of the same size; one entry may be -1 (inferred).
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      shape: an int or a sequence of ints.
+
     Raises:
+      TypeError: x is not numeric, or shape is not ints.
       ValueError: the sizes differ, or more than one -1.
 
     >>> from rune import nx
@@ -48,7 +55,7 @@ def reshape(x, shape):
     [[1, 2],
      [3, 4]]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.reshape")
     return _reshape(x, _resolve_shape(tuple(x.shape), _ints(shape, "shape", "nx.reshape")))
 
 
@@ -70,20 +77,30 @@ def _resolve_shape(old, new):
 def ravel(x):
     """x flattened to one axis (row-major order).
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+
+    Raises:
+      TypeError: x is not numeric.
+
     >>> from rune import nx
     >>> print(nx.ravel(nx.array([[1.0, 2.0], [3.0, 4.0]])))
     float64 [4] [1, 2, 3, 4]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.ravel")
     return _reshape(x, (x.size,))
 
 
 def transpose(x, axes=None):
     """x with its axes permuted: axis i of the result is axis axes[i] of x.
 
-    By default the axes are reversed.
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axes: a permutation of x's axes (negative ones count from the end);
+        None reverses them.
 
     Raises:
+      TypeError: x is not numeric, or axes is not ints.
       ValueError: axes that are not a permutation of x's axes.
 
     >>> from rune import nx
@@ -92,7 +109,7 @@ def transpose(x, axes=None):
     [[1],
      [2]]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.transpose")
     ndim = len(x.shape)
     if axes is None:
         axes = tuple(reversed(range(ndim)))
@@ -108,11 +125,19 @@ def transpose(x, axes=None):
 def swapaxes(x, axis1, axis2):
     """x with two axes exchanged.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis1, axis2: the two axes (ints; negative ones count from the end).
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range.
+
     >>> from rune import nx
     >>> print(nx.swapaxes(nx.array([[[1.0, 2.0, 3.0]]]), 0, 2).shape)
     (3, 1, 1)
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.swapaxes")
     ndim = len(x.shape)
     order = list(range(ndim))
     a1, a2 = (normalize_axis(a, ndim, "nx.swapaxes") for a in (axis1, axis2))
@@ -121,10 +146,15 @@ def swapaxes(x, axis1, axis2):
 
 
 def moveaxis(x, source, destination):
-    """x with axes moved from `source` to `destination` (ints or sequences);
-    the other axes keep their order.
+    """x with axes moved from `source` to `destination`; the other axes keep their order.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      source: the axes to move, an int or a sequence of ints.
+      destination: where they go in the result, as many as in source.
 
     Raises:
+      TypeError: x is not numeric, or an axis is not an int.
       ValueError: an axis out of range, repeated, or source and destination
         of different lengths.
 
@@ -132,7 +162,7 @@ def moveaxis(x, source, destination):
     >>> print(nx.moveaxis(nx.array([[[1.0, 2.0, 3.0]]]), -1, 0).shape)
     (3, 1, 1)
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.moveaxis")
     ndim = len(x.shape)
     src = [normalize_axis(a, ndim, "nx.moveaxis") for a in _ints(source, "source", "nx.moveaxis")]
     dst = [normalize_axis(a, ndim, "nx.moveaxis")
@@ -150,10 +180,16 @@ def moveaxis(x, source, destination):
 
 
 def expand_dims(x, axis):
-    """x with new axes of size 1 at positions `axis` (an int or a tuple) of the result.
+    """x with new axes of size 1 at positions `axis` of the result.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int or a tuple of ints, positions in the result.
 
     Raises:
-      ValueError: an axis out of range for the result's number of axes.
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range for the result's number of axes, or
+        repeated.
 
     >>> from rune import nx
     >>> print(nx.expand_dims(nx.array([1.0, 2.0]), 1))
@@ -161,7 +197,7 @@ def expand_dims(x, axis):
     [[1],
      [2]]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.expand_dims")
     count = len(axis) if isinstance(axis, (tuple, list)) else 1
     axes = normalize_axes(axis, len(x.shape) + count, "nx.expand_dims")
     sizes = iter(x.shape)
@@ -171,14 +207,19 @@ def expand_dims(x, axis):
 def squeeze(x, axis=None):
     """x without axes of size 1: all of them, or those in `axis`.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None, an int or a tuple of ints.
+
     Raises:
+      TypeError: x is not numeric, or an axis is not an int.
       ValueError: an axis out of range, or an axis in `axis` whose size is not 1.
 
     >>> from rune import nx
     >>> print(nx.squeeze(nx.array([[1.0], [2.0]])))
     float64 [2] [1, 2]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.squeeze")
     shape = tuple(x.shape)
     if axis is None:
         axes = tuple(a for a, n in enumerate(shape) if n == 1)
@@ -194,7 +235,12 @@ def squeeze(x, axis=None):
 def broadcast_to(x, shape):
     """x repeated along new or size-1 axes to `shape`, by numpy's broadcasting rules.
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      shape: the result's shape, an int or a sequence of ints.
+
     Raises:
+      TypeError: x is not numeric, or shape is not ints.
       ValueError: x's shape does not broadcast to `shape` (both are named).
 
     >>> from rune import nx
@@ -203,7 +249,7 @@ def broadcast_to(x, shape):
     [[1, 2],
      [1, 2]]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.broadcast_to")
     shape = _ints(shape, "shape", "nx.broadcast_to")
     old = tuple(x.shape)
     lead = len(shape) - len(old)
@@ -215,7 +261,10 @@ def broadcast_to(x, shape):
 
 
 def _tensors(arrays, fn):
-    xs = [as_tensor(a) for a in arrays]
+    if not hasattr(arrays, "__iter__"):
+        raise TypeError(f"{fn}: arrays must be a sequence of tensors, got "
+                        f"{type(arrays).__name__}")
+    xs = [as_tensor(a, fn) for a in arrays]
     if not xs:
         raise ValueError(f"{fn}: need at least one tensor")
     return xs
@@ -224,9 +273,15 @@ def _tensors(arrays, fn):
 def concatenate(arrays, axis=0):
     """The tensors joined along an existing axis (flattened first if axis is None).
 
+    Args:
+      arrays: a sequence of tensors (or numpy arrays, numbers, nested lists).
+      axis: an int, or None.
+
     Raises:
-      ValueError: no tensors, 0-d tensors, or shapes that differ off the axis
-        (naming the first tensor that differs).
+      TypeError: arrays is not a sequence, an element is not numeric, or
+        axis is not an int.
+      ValueError: no tensors, 0-d tensors, an axis out of range, or shapes
+        that differ off the axis (naming the first tensor that differs).
 
     >>> from rune import nx
     >>> print(nx.concatenate([nx.array([1.0]), nx.array([2.0, 3.0])]))
@@ -252,8 +307,16 @@ def concatenate(arrays, axis=0):
 def stack(arrays, axis=0):
     """The tensors joined along a new axis at `axis` of the result.
 
+    Args:
+      arrays: a sequence of tensors of one shape (or numpy arrays, numbers,
+        nested lists).
+      axis: an int, a position in the result.
+
     Raises:
-      ValueError: no tensors, or shapes that differ (naming the first that differs).
+      TypeError: arrays is not a sequence, an element is not numeric, or
+        axis is not an int.
+      ValueError: no tensors, an axis out of range, or shapes that differ
+        (naming the first that differs).
 
     >>> from rune import nx
     >>> print(nx.stack([nx.array([1.0, 2.0]), nx.array([3.0, 4.0])], axis=1))
@@ -276,10 +339,13 @@ def split(x, indices_or_sections, axis=0):
     """x cut along `axis` into a list of tensors.
 
     Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
       indices_or_sections: an int N (N equal pieces) or a sorted sequence of
         indices where the cuts go (pieces x[:i0], x[i0:i1], ..., x[ik:]).
+      axis: an int.
 
     Raises:
+      TypeError: x is not numeric, or indices_or_sections or axis is not ints.
       ValueError: N does not divide the axis's size, N < 1, an axis out of range.
 
     >>> from rune import nx
@@ -288,7 +354,7 @@ def split(x, indices_or_sections, axis=0):
     float64 [1] [1]
     float64 [2] [2, 3]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.split")
     a = normalize_axis(axis, len(x.shape), "nx.split")
     n = x.shape[a]
     if hasattr(indices_or_sections, "__index__"):
@@ -298,7 +364,7 @@ def split(x, indices_or_sections, axis=0):
                              f"equal sections")
         cuts = [n // sections * i for i in range(1, sections)]
     else:
-        cuts = list(_ints(indices_or_sections, "indices", "nx.split"))
+        cuts = list(_ints(indices_or_sections, "indices_or_sections", "nx.split"))
     bounds = zip([0] + cuts, cuts + [n])
     lead = _ix.full_index(x.shape[:a])
     return [_ix.slice_(x, index=lead + (canonical_slice(slice(start, stop), n),))
@@ -306,17 +372,24 @@ def split(x, indices_or_sections, axis=0):
 
 
 def tile(x, reps):
-    """x repeated `reps` times along each axis (numpy's tile: reps and x's
-    shape are padded with leading 1s to the same length).
+    """x repeated `reps` times along each axis.
+
+    As numpy's tile: reps and x's shape are padded with leading 1s to the
+    same length.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      reps: an int or a sequence of ints, one per axis.
 
     Raises:
+      TypeError: x is not numeric, or reps is not ints.
       ValueError: a negative repetition.
 
     >>> from rune import nx
     >>> print(nx.tile(nx.array([1.0, 2.0]), 2))
     float64 [4] [1, 2, 1, 2]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.tile")
     reps = _ints(reps, "reps", "nx.tile")
     if any(r < 0 for r in reps):
         raise ValueError(f"nx.tile: reps must be non-negative, got {reps}")
@@ -333,10 +406,14 @@ def repeat(x, repeats, axis=None):
     """Each element of x repeated along `axis` (of the flattened tensor if None).
 
     Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
       repeats: an int, or one int per element along the axis.
+      axis: an int, or None.
 
     Raises:
-      ValueError: a negative count, or counts that do not match the axis.
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: repeats that are not non-negative ints, counts that do not
+        match the axis, or an axis out of range.
       rune.TracedValueError: counts traced by jit or vmap (the result's shape
         would depend on their values).
 
@@ -346,7 +423,7 @@ def repeat(x, repeats, axis=None):
     float64 [4] [1, 1, 2, 2]
     float64 [3] [1, 2, 2]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.repeat")
     if axis is None:
         x, axis = ravel(x), 0
     a = normalize_axis(axis, len(x.shape), "nx.repeat")
@@ -370,11 +447,19 @@ def repeat(x, repeats, axis=None):
 def flip(x, axis=None):
     """x with the order of elements reversed along `axis` (all axes if None).
 
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None, an int or a tuple of ints.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
+
     >>> from rune import nx
     >>> print(nx.flip(nx.array([1.0, 2.0, 3.0])))
     float64 [3] [3, 2, 1]
     """
-    x = as_tensor(x)
+    x = as_tensor(x, "nx.flip")
     axes = normalize_axes(axis, len(x.shape), "nx.flip")
     if not axes:
         return x
@@ -400,6 +485,8 @@ def _pairs(value, ndim, what, ints=True):
             raise TypeError(f"nx.pad: {what} must be ints, got {value!r}")
         if (pairs < 0).any():
             raise ValueError(f"nx.pad: {what} must be non-negative, got {value!r}")
+    elif array.dtype.kind not in "biufc":
+        raise TypeError(f"nx.pad: {what} must be numbers, got {value!r}")
     return [tuple(p) for p in pairs.tolist()]
 
 
@@ -434,6 +521,7 @@ def pad(array, pad_width, mode="constant", constant_values=0):
     """`array` padded along each axis, as numpy's pad.
 
     Args:
+      array: a tensor, numpy array, number or nested lists of numbers.
       pad_width: an int, a (before, after) pair, or one pair per axis.
       mode: "constant" (fill with constant_values), "edge" (repeat the edge
         element), "wrap", "reflect" or "symmetric" (each at most one period:
@@ -442,6 +530,7 @@ def pad(array, pad_width, mode="constant", constant_values=0):
         later axes fill the corners, as in numpy.
 
     Raises:
+      TypeError: array or constant_values is not numeric, or widths are not ints.
       ValueError: negative or ill-shaped widths, an unknown mode, widths
         beyond what the mode supports.
 
@@ -449,7 +538,7 @@ def pad(array, pad_width, mode="constant", constant_values=0):
     >>> print(nx.pad(nx.array([1.0, 2.0]), (1, 2)))
     float64 [5] [0, 1, 2, 0, 0]
     """
-    x = as_tensor(array)
+    x = as_tensor(array, "nx.pad")
     ndim = len(x.shape)
     widths = _pairs(pad_width, ndim, "pad_width")
     if mode == "constant":
@@ -485,7 +574,9 @@ def _pad_constant(x, widths, value):
 
 
 def _triangle(x, k, fn, lower):
-    x = as_tensor(x)
+    x = as_tensor(x, fn)
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
+        raise TypeError(f"{fn}: k must be an int, got {k!r}")
     if not x.shape:
         raise ValueError(f"{fn}: the tensor is 0-d; it needs at least 1 axis")
     rows, cols = (x.shape[-2:] if len(x.shape) >= 2 else (x.shape[-1], x.shape[-1]))
@@ -496,6 +587,17 @@ def _triangle(x, k, fn, lower):
 
 def tril(x, k=0):
     """x with the elements above the k-th diagonal zeroed (over the last two axes).
+
+    A 1-d x is read as a row repeated into a square matrix, as in numpy.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      k: the diagonal, an int: 0 the main one, above it if positive, below
+        if negative.
+
+    Raises:
+      TypeError: x is not numeric, or k is not an int.
+      ValueError: x is 0-d.
 
     >>> from rune import nx
     >>> print(nx.tril(nx.array([[1.0, 2.0], [3.0, 4.0]])))
@@ -508,6 +610,14 @@ def tril(x, k=0):
 
 def triu(x, k=0):
     """x with the elements below the k-th diagonal zeroed (over the last two axes).
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      k: the diagonal, an int (see `nx.tril`).
+
+    Raises:
+      TypeError: x is not numeric, or k is not an int.
+      ValueError: x is 0-d.
 
     >>> from rune import nx
     >>> print(nx.triu(nx.array([[1.0, 2.0], [3.0, 4.0]]), k=1))

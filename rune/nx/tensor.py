@@ -103,6 +103,14 @@ class Tensor:
     `np.asarray(t)` a read-only view. `Tensor(array)` wraps an array without
     copying it (rune's own functions use it); `nx.array` copies.
 
+    Args:
+      value: a numpy array (or anything np.asarray reads) of booleans,
+        integers, floats or complex numbers.
+
+    Raises:
+      TypeError: value is not numeric (None, strings, objects).
+      ValueError: value is a ragged nested list.
+
     >>> from rune import nx
     >>> t = nx.array([[1., 2.], [3., 4.]])
     >>> t.shape, t.dtype, t.ndim, t.size
@@ -120,6 +128,10 @@ class Tensor:
 
     def __init__(self, value):
         self._value = np.asarray(value)
+        if self._value.dtype.kind not in "biufc":
+            raise TypeError(f"Tensor: expected numbers, got {type(value).__name__} data of "
+                            f"numpy dtype {self._value.dtype} (use nx.array, which names "
+                            f"what is wrong)")
 
     # ------------------------------------------------------------ attributes
     @property

@@ -2,6 +2,7 @@
 
 import pytest
 
+import rune.literate
 from rune.literate.parser import parse_page, read_page
 from rune.literate.runner import Outcome, PageRunner, exception_summary
 
@@ -201,3 +202,27 @@ def test_the_namespace_can_be_shared_with_the_caller():
     namespace = {"given": 5}
     PageRunner(parse_page(f"{F}python\nresult = given * 2\n{F}\n"), namespace=namespace).run_all()
     assert namespace["result"] == 10 and namespace["__name__"] == "__main__"
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda lit: lit.normalize_output(None), "normalize_output: text must be a str, got NoneType"),
+        (lambda lit: lit.output_matches("1", 1), "output_matches: actual must be a str, got int"),
+        (lambda lit: lit.diff_outputs("a", "b", 1), "diff_outputs: expected_label must be a str, got int"),
+        (lambda lit: lit.exception_summary("boom"), "exception_summary: error must be an exception, got str"),
+        (lambda lit: lit.parse_page(b"x"), "parse_page: text must be a str, got bytes"),
+        (lambda lit: lit.read_page(5), "read_page: path must be a str or a pathlib.Path, got int"),
+        (lambda lit: lit.promote_page(None), "promote_page: path must be a str or a pathlib.Path"),
+        (lambda lit: lit.write_atomically("page.md", None), "write_atomically: text must be a str, got NoneType"),
+        (lambda lit: lit.PageRunner("page.md"), r"PageRunner: page must be a Page \(from parse_page or read_page\), got str"),
+        (lambda lit: lit.PageRunner(parse_page(""), namespace=[]), "PageRunner: namespace must be a dict or None, got list"),
+        (lambda lit: lit.promote_text("text", []), "promote_text: page must be a Page, got str"),
+        (lambda lit: lit.promote_text(parse_page(""), ["result"]), r"promote_text: results must be BlockResults \(from PageRunner.run_all\), got str"),
+    ],
+)
+def test_bad_arguments_raise_type_errors_naming_them(call, message):
+    # They were AttributeErrors ('NoneType' object has no attribute 'replace');
+    # read_page(5) read file descriptor 5.
+    with pytest.raises(TypeError, match=message):
+        call(rune.literate)
