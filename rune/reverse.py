@@ -243,8 +243,9 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
             # The hot path: out = t * factor, so t's cotangent is ct * factor,
             # reshaped only where the factor broadcast t to a larger shape.
             t, factor = args
-            if type(ct) is Tensor and (type(factor) is not Tensor or ct._value.size >= _SPREAD_MIN) \
-                    and _is_spread_one(ct, factor):
+            worth_checking = type(ct) is Tensor and (type(factor) is not Tensor
+                                                     or ct._value.size >= _SPREAD_MIN)
+            if worth_checking and _is_spread_one(ct, factor):
                 share = factor
             else:
                 share = multiply(ct, factor)
