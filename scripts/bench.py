@@ -248,7 +248,8 @@ def make_engine(name, threads=0):
     try:
         return _FACTORIES[name](name, threads)
     except ImportError as e:
-        raise Unavailable(f"{name} is not installed ({e.name}); pip install rune[bench]") from None
+        how = "pip install torch==2.13.0" if e.name == "torch" else 'pip install -e ".[bench]"'
+        raise Unavailable(f"{name} is not installed ({e.name}); {how}") from None
 
 
 def _version(package):
