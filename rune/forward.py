@@ -59,13 +59,15 @@ def _no_rule_message(prim):
     )
 
 
-class JVPTracer(Tracer):
-    __slots__ = ("primal", "tangent")
+class DifferentiationTracer(Tracer):
+    """A value under a differentiation: a primal of the level below, and its tangent.
 
-    def __init__(self, trace, primal, tangent):
-        self._trace = trace
-        self.primal = primal
-        self.tangent = tangent
+    Forward mode's tangent is a value (JVPTracer); reverse mode's is a Var of
+    the record (reverse.LinearizeTracer). Both answer shape, dtype and reads
+    from the primal.
+    """
+
+    __slots__ = ("primal", "tangent")
 
     @property
     def shape(self):
@@ -77,6 +79,15 @@ class JVPTracer(Tracer):
 
     def _concrete(self, read, lossless=False):
         return concrete_primal(self, read, lossless)
+
+
+class JVPTracer(DifferentiationTracer):
+    __slots__ = ()
+
+    def __init__(self, trace, primal, tangent):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
 
 
 def concrete_primal(tracer, read, lossless):

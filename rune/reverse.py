@@ -25,9 +25,9 @@ import numpy as np
 from . import ptree
 from .arguments import (FlatFunction, check_differentiable, check_like, check_structure,
                         flatten_tensors, normalize_argnums)
-from .core import Scaled, Trace, Tracer, new_trace
+from .core import Scaled, Trace, new_trace
 from .graph import Graph, GraphTrace, Var
-from .forward import _primals_and_tangents, apply_jvp, concrete_primal
+from .forward import DifferentiationTracer, _primals_and_tangents, apply_jvp
 from .nx.tensor import Tensor
 from .primitives.elementwise import add, fit, multiply
 from .primitives.shape import zeros_like
@@ -113,21 +113,10 @@ def _broadcast_shapes(a, b):
     return np.broadcast_shapes(a, b)
 
 
-class LinearizeTracer(Tracer):
+class LinearizeTracer(DifferentiationTracer):
     """A value under linearization: its primal, and its tangent's Var."""
 
-    __slots__ = ("primal", "tangent")
-
-    @property
-    def shape(self):
-        return self.primal.shape
-
-    @property
-    def dtype(self):
-        return self.primal.dtype
-
-    def _concrete(self, read, lossless=False):
-        return concrete_primal(self, read, lossless)
+    __slots__ = ()
 
 
 _new_tracer = object.__new__
