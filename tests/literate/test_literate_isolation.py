@@ -372,7 +372,7 @@ def test_a_python_fence_that_cannot_run_is_reported(info):
 
 
 @pytest.mark.parametrize("comment", ["<!-- literate skip -->", "<!-- Literate: skip -->",
-                                     "<!--- literate: skip --->", "<!--literate:skip-->x",
+                                     "<!--- literate: skip --->", "<!-- literate:: skip -->",
                                      "<!-- LITERATE: raises -->", "<!-- literate = skip -->"])
 def test_a_misspelt_directive_is_an_error_naming_the_line_and_the_directives(comment):
     text = f"# T\n\n{comment}\n{F}python\nprint(1)\n{F}\n"

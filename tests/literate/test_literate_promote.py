@@ -172,8 +172,11 @@ def pages(draw):
         marker = draw(st.sampled_from(["```", "~~~", "````"]))
         printed = draw(st.lists(LINES, max_size=3))
         code = [f"print({line!r})" for line in printed] or ["pass"]
+        # Indented four columns, a fence is one only in a container such as a
+        # list item; after prose markdown shows it as an indented code block.
         lines = [
-            draw(st.sampled_from(["Some prose.", "# Heading", ""])),
+            "- A list item:" if prefix == "    " else draw(st.sampled_from(
+                ["Some prose.", "# Heading", ""])),
             "",
             prefix + marker + draw(st.sampled_from(["python", 'python title="t.py"', "py"])),
         ]
