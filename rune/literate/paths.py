@@ -14,7 +14,8 @@ from pathlib import Path
 
 DEFAULT_PATTERNS = ("docs/**/*.md", "README.md")
 
-# Directories searched for pages never include hidden ones (.git, .venv) or these.
+# Directories searched for pages never include hidden ones (.git, .venv), virtual
+# environments (any directory holding a pyvenv.cfg) or these.
 _SKIPPED_DIRECTORIES = frozenset({"venv", "node_modules", "__pycache__", "site", "build", "dist"})
 
 
@@ -97,7 +98,9 @@ def _walk(base: Path):
         return
     for directory, subdirectories, files in os.walk(base):
         subdirectories[:] = sorted(
-            d for d in subdirectories if d not in _SKIPPED_DIRECTORIES and not d.startswith(".")
+            d for d in subdirectories
+            if d not in _SKIPPED_DIRECTORIES and not d.startswith(".")
+            and not os.path.isfile(os.path.join(directory, d, "pyvenv.cfg"))
         )
         for name in files:
             yield Path(directory) / name

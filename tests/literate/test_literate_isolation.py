@@ -83,7 +83,7 @@ def test_a_block_that_changes_directory_cannot_redirect_the_write(project, capsy
     (project / "docs" / "other").mkdir()
     bystander = project / "docs" / "other" / "page.md"
     bystander.write_text("an unrelated file\n")
-    text = page(("import os\nos.chdir('other')", None), ("print('new')", "old"))
+    text = page(("import os\nos.chdir('docs/other')", None), ("print('new')", "old"))
     (project / "docs" / "page.md").write_text(text)
     assert main(["promote", "docs/page.md"]) == 0
     assert bystander.read_text() == "an unrelated file\n"
@@ -92,7 +92,7 @@ def test_a_block_that_changes_directory_cannot_redirect_the_write(project, capsy
 
 def test_check_goes_on_to_the_next_page_after_a_block_changes_directory(project, capsys):
     (project / "docs" / "sub").mkdir()
-    (project / "docs" / "a.md").write_text(page(("import os\nos.chdir('sub')", None)))
+    (project / "docs" / "a.md").write_text(page(("import os\nos.chdir('docs/sub')", None)))
     (project / "docs" / "b.md").write_text(page(("import os\nprint(os.path.basename(os.getcwd()))",
                                                  project.name)))
     assert main(["check", "docs/a.md", "docs/b.md"]) == 0, capsys.readouterr().out
@@ -138,7 +138,7 @@ def test_an_abrupt_exit_is_a_failure_naming_page_and_line(project, capsys, code,
     out = capsys.readouterr().out
     assert "docs/page.md:11: the python block ended the process running the page" in out
     assert words in out
-    assert "docs/page.md:15: the python block was not run" in out
+    assert "docs/page.md:16: the python block was not run" in out
     assert path.read_text() == text
 
 
@@ -173,8 +173,8 @@ def test_a_block_that_never_ends_times_out_with_the_option(project, capsys):
     assert main(["check", "--timeout", "1", "docs/page.md"]) == 1
     assert time.monotonic() - started < 30
     out = capsys.readouterr().out
-    assert "docs/page.md:5: the python block did not finish within its timeout of 1 s" in out
-    assert "docs/page.md:10: the python block was not run" in out
+    assert "docs/page.md:9: the python block did not finish within its timeout of 1 s" in out
+    assert "docs/page.md:14: the python block was not run" in out
 
 
 @pytest.mark.parametrize("directive", ["timeout 1", "page timeout 1"])
@@ -279,7 +279,7 @@ def test_one_failing_block_does_not_stop_promote_writing_the_others(project, cap
                          ("print('three')", None)))
     assert main(["promote", "docs/page.md"]) == 1
     out = capsys.readouterr().out
-    assert "docs/page.md:5: the python block raised an exception" in out
+    assert "docs/page.md:9: the python block raised an exception" in out
     assert path.read_text() == page(("print('one')", "one"), ("raise ValueError('no')", "kept"),
                                     ("print('three')", "three"))
 
