@@ -138,6 +138,8 @@ class IsolatedPageRunner:
                 deadline = time.monotonic() + seconds
                 self._on_step(line)
                 continue
+            if answer["result"] == len(self._index) - 1:
+                self.close()  # the page's last block: the worker has nothing left to do
             return BlockResult(
                 block, Outcome[answer["outcome"]], self.path, answer["output"],
                 answer["traceback"], answer["notes"],

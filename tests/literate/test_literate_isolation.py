@@ -6,6 +6,7 @@ and only the parent process writes files. These tests drive the command line
 in a throwaway project, as a user would.
 """
 
+import importlib.metadata
 import os
 import signal
 import stat
@@ -429,8 +430,9 @@ def test_promote_text_keeps_wildcards_around_a_changed_line():
 def run_pytest(project, *arguments):
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}
     env["PYTHONPATH"] = str(REPO)
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-               "-p", "rune.literate.pytest_plugin", *arguments]
+    installed = {entry.name for entry in importlib.metadata.entry_points(group="pytest11")}
+    plugin = [] if "rune_literate" in installed else ["-p", "rune.literate.pytest_plugin"]
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugin, *arguments]
     return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True,
                           timeout=300, stdin=subprocess.DEVNULL)
 
@@ -451,7 +453,7 @@ def test_under_pytest_an_abrupt_exit_or_base_exception_fails_the_block(tmp_path,
     result = run_pytest(tmp_path, "-v")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "docs/page.md::line:1 PASSED" in result.stdout
-    assert "docs/page.md::line:6 FAILED" in result.stdout
+    assert "docs/page.md::line:9 FAILED" in result.stdout
     assert words in result.stdout
 
 
