@@ -109,7 +109,12 @@ class IsolatedPageRunner:
     def run_all(self) -> list[BlockResult]:
         """Run every block of the page in order, then end the worker."""
         try:
-            results = [self.run_block(block) for block in self.page.python_blocks]
+            # Every request up front: the worker runs the page without waiting on us.
+            if self._ended is None:
+                self._start()
+                for index in range(len(self._index)):
+                    self._send({"run": index})
+            results = [self._receive(block) for block in self.page.python_blocks]
         except BaseException:  # the user's Ctrl-C: stop the worker now
             self.close(grace=0)
             raise
@@ -118,11 +123,15 @@ class IsolatedPageRunner:
 
     def run_block(self, block: PythonBlock) -> BlockResult:
         """Run ``block`` (after the steps before it) in the worker and judge it."""
+        if self._ended is None:
+            self._start()
+            self._send({"run": self._index[id(block)]})
+        return self._receive(block)
+
+    def _receive(self, block: PythonBlock) -> BlockResult:
+        """Wait for the worker's answer about ``block``, timing each step it starts."""
         if self._ended is not None:
             return BlockResult(block, Outcome.NOT_RUN, self.path, reason=self._ended)
-        if self._process is None:
-            self._start()
-        self._send({"run": self._index[id(block)]})
         line, seconds = None, self.timeout
         # Until a step starts, allow for the worker's start-up on a busy machine.
         deadline = time.monotonic() + seconds + _START_UP_ALLOWANCE
@@ -157,6 +166,8 @@ class IsolatedPageRunner:
             _stop(self._process, grace)
 
     def _start(self) -> None:
+        if self._process is not None:
+            return
         package = Path(__file__).resolve().parent
         self._process = subprocess.Popen(
             [sys.executable, "-c", _BOOTSTRAP, str(package / "__init__.py"), str(package)],

@@ -16,6 +16,7 @@ under that path, so tracebacks also show the right source text.
 
 from __future__ import annotations
 
+import ast
 import enum
 import io
 import linecache
@@ -283,8 +284,7 @@ class PageRunner:
         capture = _BlockOutput()
         directory = os.getcwd()
         try:
-            # Newlines in front put each line of code at its line of the page.
-            code = compile("\n" * fence.line + fence.code, self.path, "exec", dont_inherit=True)
+            code = self._compile(fence)
             with redirect_stdout(capture):
                 exec(code, self.namespace)  # noqa: S102 -- running the page's code is the point
         # Any exception, SystemExit and asyncio.CancelledError included, is the
@@ -294,6 +294,18 @@ class PageRunner:
         finally:
             os.chdir(directory)  # a block's chdir must not move later blocks or the caller
         return capture.printed.getvalue(), None, capture.late.getvalue()
+
+    def _compile(self, fence: Fence):
+        """Compile a fence's code with each line numbered as its line of the page."""
+        try:
+            tree = ast.parse(fence.code, self.path)
+        except SyntaxError as error:
+            for name in ("lineno", "end_lineno"):
+                if getattr(error, name, None) is not None:
+                    setattr(error, name, getattr(error, name) + fence.line)
+            raise
+        ast.increment_lineno(tree, fence.line)
+        return compile(tree, self.path, "exec", dont_inherit=True)
 
     def _traceback(self, error: BaseException) -> str:
         # Drop the runner's own frames: the story starts in the page.
