@@ -13,8 +13,9 @@ making ``pymdownx.highlight`` mark every code block with its language
 (``language-out``); it removes ``<!-- literate: ... -->`` directive comments
 from the rendered pages, where an indented one (in a list, an admonition or
 a tab) would otherwise open a stray paragraph; and with ``check: true`` it
-runs every page as ``promote --check`` does and fails the build, naming each
-stale page with its diff.
+runs every page as ``promote --check`` does (the directory of ``mkdocs.yml``
+importable, as the current directory is for ``python -m rune.literate``) and
+fails the build, naming each stale page with its diff.
 
 Only MkDocs imports this module (through the ``mkdocs.plugins`` entry point).
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from importlib.resources import files
 
 from mkdocs.config import config_options
@@ -63,6 +65,12 @@ class LiteratePlugin(BasePlugin[LiteratePluginConfig]):
             if not any(lexer.get("name") == OUT_LEXER["name"] for lexer in lexers):
                 lexers.append(dict(OUT_LEXER))
         self.stale: list[str] = []
+        if self.config.check:
+            # Pages import the project as under `python -m rune.literate check`,
+            # run from the directory of mkdocs.yml.
+            project = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
+            if project not in sys.path:
+                sys.path.insert(0, project)
         return config
 
     def on_files(self, files_, config):
