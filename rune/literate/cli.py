@@ -27,7 +27,7 @@ from typing import TextIO
 
 from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner
 from .parser import LiterateSyntaxError, read_page
-from .paths import DEFAULT_PATTERNS, find_pages
+from .paths import DEFAULT_PATHS, find_pages
 from .promote import PromotedPage, promote_page, write_promoted
 from .runner import BlockResult, Outcome
 
@@ -259,7 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_common_options(command: argparse.ArgumentParser) -> None:
-    defaults = " and ".join(DEFAULT_PATTERNS)
+    defaults = " and ".join(DEFAULT_PATHS)
     command.add_argument(
         "paths", nargs="*",
         help=f"pages or directories of pages (default: {defaults} under the current directory)",
@@ -303,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     if not pages:
         searched = (", ".join(arguments.paths) if arguments.paths else
-                    f"{' and '.join(DEFAULT_PATTERNS)} under {os.getcwd()}")
+                    f"{' and '.join(DEFAULT_PATHS)} under {os.getcwd()}")
         print(f"no pages found in {searched} (looked for *.md files, skipping hidden "
               f"directories, virtual environments, node_modules and site)", file=sys.stderr)
         return 1

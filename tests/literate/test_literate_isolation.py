@@ -431,13 +431,13 @@ def run_pytest(project, *arguments):
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}
     env["PYTHONPATH"] = str(REPO)
     installed = {entry.name for entry in importlib.metadata.entry_points(group="pytest11")}
-    plugin = [] if "rune_literate" in installed else ["-p", "rune.literate.pytest_plugin"]
+    plugin = [] if "rune_literate" in installed else ["-p", "rune_literate_pytest"]
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugin, *arguments]
     return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True,
                           timeout=300, stdin=subprocess.DEVNULL)
 
 
-PYTEST_INI = "[pytest]\nliterate_patterns = docs/*.md\n"
+PYTEST_INI = "[pytest]\nliterate_paths = docs\n"
 
 
 @pytest.mark.parametrize("code, words", [
