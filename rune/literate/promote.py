@@ -105,9 +105,12 @@ class PromotedPage:
     def diff(self) -> str:
         """A unified diff from the page as it is to the page as promote writes it.
 
-        Built from promote's edits, so its time grows with the page, not with
-        the page times the number of changed blocks.
+        difflib's, as ``git diff`` would show it; for a page so large and so
+        changed that difflib would take time growing with the page times the
+        number of changed blocks, one built from promote's edits (linear).
         """
+        if len(self.edits) * self.old_text.count("\n") <= _DIFFLIB_BUDGET:
+            return unified_diff(self.old_text, self.new_text, self.path)
         return _edits_diff(self.old_text, self.edits, self.path)
 
 
@@ -136,7 +139,18 @@ def _edits_diff(old: str, edits: list[tuple[int, int, str]], path: str) -> str:
         opcodes.append(("equal", done, len(old_lines), len(new_lines),
                         len(new_lines) + len(old_lines) - done))
         new_lines += old_lines[done:]
-    return _format_diff(old_lines, new_lines, opcodes, path)
+    return _format_diff(old_lines, new_lines, _merge_equal(opcodes), path)
+
+
+def _merge_equal(opcodes: list) -> list:
+    """Join runs of "equal" opcodes, as difflib's grouping expects."""
+    merged: list = []
+    for opcode in opcodes:
+        if merged and opcode[0] == merged[-1][0] == "equal":
+            merged[-1] = ("equal", merged[-1][1], opcode[2], merged[-1][3], opcode[4])
+        elif opcode[1] != opcode[2] or opcode[3] != opcode[4]:
+            merged.append(opcode)
+    return merged
 
 
 def _line_regions(old, lines, starts, edits):
@@ -145,6 +159,8 @@ def _line_regions(old, lines, starts, edits):
     for start, end, replacement in edits:
         first = max(0, bisect.bisect_right(starts, start) - 1)
         last = max(first, bisect.bisect_right(starts, max(start, end - 1)) - 1) + 1
+        # With the lines around it, the edit aligns as difflib would align the page.
+        first, last = max(0, first - _CONTEXT), min(len(lines), last + _CONTEXT)
         if merged and first < merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], last)
             merged[-1][2].append((start, end, replacement))
@@ -155,6 +171,11 @@ def _line_regions(old, lines, starts, edits):
         region_end = lines[last - 1].end if lines else 0
         shifted = [(s - region_start, e - region_start, r) for s, e, r in group]
         yield first, last, _apply(old[region_start:region_end], shifted)
+
+
+_CONTEXT = 3  # lines of a diff's context
+# Changed blocks times page lines up to which difflib diffs a page (about a second).
+_DIFFLIB_BUDGET = 2_000_000
 
 
 class _KnownOpcodes(difflib.SequenceMatcher):
@@ -172,7 +193,7 @@ def _format_diff(old_lines: list[str], new_lines: list[str], opcodes: list, path
     if all(tag == "equal" for tag, *_ in opcodes):
         return ""
     out = [f"--- a/{path}\n", f"+++ b/{path}\n"]
-    for group in _KnownOpcodes(opcodes).get_grouped_opcodes(3):
+    for group in _KnownOpcodes(opcodes).get_grouped_opcodes(_CONTEXT):
         old_range = _hunk_range(group[0][1], group[-1][2])
         new_range = _hunk_range(group[0][3], group[-1][4])
         out.append(f"@@ -{old_range} +{new_range} @@\n")
