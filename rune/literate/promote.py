@@ -73,6 +73,8 @@ class PromotedPage:
       results: the results of running its blocks.
       error: why the page cannot be promoted (it does not parse, or promote
         would break it), else None.
+      edits: the (start, end, new text) edits that turn old_text into
+        new_text, in page order.
 
     >>> import pathlib, tempfile
     >>> from rune.literate import promote_page
