@@ -34,6 +34,7 @@ import functools
 import inspect
 import keyword
 import math
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -124,6 +125,10 @@ class Jitted:
         self.static_argnums, self._num_params = _check_static_argnums(f, static_argnums,
                                                                       transform)
         self._cache: OrderedDict = OrderedDict()
+        # Threads share the cache: a lookup and its move to the recent end, or
+        # an insertion and an eviction, happen together. Tracing runs unlocked
+        # (two threads may trace the same kind of arguments; both traces are right).
+        self._lock = threading.Lock()
 
     def __call__(self, *args, **kwargs):
         entry, leaves, values = self._entry(args, kwargs)
@@ -150,7 +155,8 @@ class Jitted:
 
     def cache_clear(self):
         """Forget every trace (the next call traces again)."""
-        self._cache.clear()
+        with self._lock:
+            self._cache.clear()
 
     def _entry(self, args, kwargs):
         """(entry, leaves, values): the trace for these arguments (made if
@@ -178,19 +184,21 @@ class Jitted:
             leaves, structure, avals, values = self._leaves(args, kwargs)
             key = (structure, tuple(avals), statics)
         cache = self._cache
-        try:
-            entry = cache.get(key)
-        except TypeError:
-            raise _unhashable(statics, nums, self.transform) from None
+        with self._lock:
+            try:
+                entry = cache.get(key)
+            except TypeError:
+                raise _unhashable(statics, nums, self.transform) from None
+            if entry is not None:
+                cache.move_to_end(key)
         if entry is None:
             _, structure, avals, _ = self._leaves(args, kwargs)
             entry = self._trace(structure, avals, statics, nums)
             if entry.cacheable:
-                cache[key] = entry
-                if len(cache) > CACHE_SIZE:
-                    cache.popitem(last=False)
-        else:
-            cache.move_to_end(key)
+                with self._lock:
+                    cache[key] = entry
+                    if len(cache) > CACHE_SIZE:
+                        cache.popitem(last=False)
         return entry, leaves, values
 
     def _leaves(self, args, kwargs):
