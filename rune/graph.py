@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import Trace, Tracer
+from .core import Tensor, Trace, Tracer
 
 
 class Var(Tracer):
@@ -90,14 +90,26 @@ class GraphTrace(Trace):
         raise TracedValueError(f"{read}: the value is traced by {self.transform}")
 
 
+def _constant_key(value):
+    """A number as a key that equals another only bit for bit: 0.0 and -0.0
+    are different constants (arctan2 tells them apart), and so are NaNs with
+    different payloads. Tuples (of params) are keyed element by element."""
+    if isinstance(value, (float, complex, np.generic)):
+        return (type(value), np.asarray(value).tobytes())
+    if type(value) is tuple:
+        return tuple(map(_constant_key, value))
+    return value
+
+
 def _equation_key(prim, args, params):
     """What makes two equations compute the same value, or None if unsure."""
     def arg_key(a):
         if type(a) in (bool, int, float, complex):
-            return (type(a), a)
+            return (type(a), _constant_key(a))
         return id(a)  # a variable, or a constant array: the same object
     try:
-        key = (prim, tuple(arg_key(a) for a in args), tuple(sorted(params.items())))
+        key = (prim, tuple(arg_key(a) for a in args),
+               tuple(sorted((k, _constant_key(v)) for k, v in params.items())))
         hash(key)
     except TypeError:  # a parameter that cannot be compared (an array, say)
         return None
@@ -127,6 +139,8 @@ class Graph:
         # Anything not in env is a constant (a tensor, a number, a captured value).
         for prim, args, params, out in self.equations:
             result = prim.bind(*[env.get(id(a), a) for a in args], **params)
+            if type(out) is WeakVar and type(result) is Tensor:  # Python numbers make one
+                result = out.python_type(result._value)
             if type(out) is tuple:  # several results
                 env.update(zip(map(id, out), result))
             else:

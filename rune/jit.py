@@ -79,6 +79,9 @@ class JitTrace(GraphTrace):
             # will get one, so it promotes the way numpy will.
             samples = [a.python_type(1) if type(a) is WeakVar else a for a in args]
             out = super().process(prim, samples, params)
+            if out.shape == () and all(type(a) is WeakVar or type(a) in _WEAK_TYPES
+                                       for a in args):
+                out = _weakened(out)  # Python numbers alone make a Python number (JAX's rule)
             self.equations[-1] = (prim, args, params, out)
             return out
         return super().process(prim, args, params)
@@ -89,6 +92,19 @@ class JitTrace(GraphTrace):
             f"dtype but not its value (to branch on an argument, make it static with "
             f"static_argnums; to choose between values, use nx.where)"
         )
+
+
+_PYTHON_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def _weakened(var) -> WeakVar:
+    """The 0-d Var `var` as a WeakVar: a Python number of its kind, which the
+    compiled code and `Graph.evaluate` keep as one (so `lr * 0.5` does not
+    make `w32 - lr * 0.5 * g` float64)."""
+    weak = _new(WeakVar)
+    weak._trace, weak.shape, weak.dtype, weak.index = var._trace, (), var.dtype, var.index
+    weak.python_type = _PYTHON_TYPES.get(var.dtype.kind, float)
+    return weak
 
 
 class _Entry:
@@ -423,7 +439,10 @@ def compile_graph(graph: Graph, name: str = "graph"):
         # A call with several results (rune/custom.py) unpacks the list its impl returns.
         targets = (local[id(out)] if type(out) is not tuple else
                    ", ".join(local[id(v)] for v in out) + ("," if len(out) == 1 else ""))
-        line = f"    {targets} = {fn}({', '.join(ref(r) for r in refs)}{ptext})"
+        line = f"{fn}({', '.join(ref(r) for r in refs)}{ptext})"
+        if type(out) is WeakVar:  # a Python number stays one (numpy would make it strong)
+            line = f"{bind(out.python_type.__name__, out.python_type)}({line})"
+        line = f"    {targets} = {line}"
         if dying[n]:
             line += "; del " + ", ".join(sorted(dying[n]))
         lines.append(line)

