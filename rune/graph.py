@@ -66,6 +66,24 @@ class GraphTrace(Trace):
             self.transform = transform
         self.equations: list = []
         self.num_vars = 0
+        self.captured: dict = {}  # id -> (numpy array f used, the copy the graph holds)
+
+    def captured_values(self, args):
+        """args with each numpy array replaced by the graph's copy of it, made
+        at its first use: an array that f closes over is captured once, when
+        f is traced (JAX's rule), so changing it later changes no replay."""
+        if not any(type(a) is np.ndarray for a in args):
+            return args
+        return tuple(self._captured(a) if type(a) is np.ndarray else a for a in args)
+
+    def _captured(self, array):
+        held = self.captured.get(id(array))
+        if held is None:
+            copy = np.array(array)
+            # Both are kept (ids stay theirs); a copy seen again is its own copy.
+            held = self.captured[id(array)] = (array, copy)
+            self.captured[id(copy)] = (copy, copy)
+        return held[1]
 
     def new_var(self, shape, dtype) -> Var:
         var = _new_var(Var)
@@ -79,6 +97,7 @@ class GraphTrace(Trace):
     def process(self, prim, args, params):
         if prim.abstract_eval is None:
             raise NotImplementedError(f"{prim.name} has no abstract rule: it cannot be traced")
+        args = self.captured_values(args)
         shape, dtype = prim.abstract_eval(*args, **params)
         out = self.new_var(shape, dtype)
         self.equations.append((prim, args, params, out))

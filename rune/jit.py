@@ -77,6 +77,7 @@ class JitTrace(GraphTrace):
         if self.has_weak and any(type(a) is WeakVar for a in args):
             # The abstract rule sees a Python number where the compiled code
             # will get one, so it promotes the way numpy will.
+            args = self.captured_values(args)
             samples = [a.python_type(1) if type(a) is WeakVar else a for a in args]
             out = super().process(prim, samples, params)
             if out.shape == () and all(type(a) is WeakVar or type(a) in _WEAK_TYPES

@@ -142,3 +142,30 @@ def test_checkpoint_replays_random_numbers_under_jvp_of_reverse():
     _, hvp = rune.jvp(rune.grad(noisy), (x,), (nx.ones(2),))
     z = nx.random.default_rng(2).normal(size=2).numpy()
     np.testing.assert_allclose(hvp.numpy(), -np.sin(x.numpy()) * z, rtol=1e-14)
+
+
+# ------------------------------------------ jit: closed-over arrays, captured once
+
+
+def test_jit_captures_closed_over_numpy_arrays_once_in_every_use():
+    a = np.array([1.0, 2.0])
+
+    def f(x):
+        return x * a + nx.sum(a) + x @ a + nx.maximum(a, x) + a[0]
+
+    x = nx.array([1.0, 1.0])
+    jitted = rune.jit(f)
+    first = f(x).numpy()
+    np.testing.assert_array_equal(jitted(x).numpy(), first)
+    a[:] = [10.0, 20.0]  # changed after tracing: the trace keeps the values it saw
+    np.testing.assert_array_equal(jitted(x).numpy(), first)
+    np.testing.assert_array_equal(rune.jit(rune.grad(lambda x: nx.sum(f(x))))(x).numpy(),
+                                  rune.grad(lambda x: nx.sum(f(x)))(x).numpy())
+    jitted.cache_clear()  # a new trace sees the new values
+    np.testing.assert_array_equal(jitted(x).numpy(), f(x).numpy())
+
+
+def test_a_captured_array_is_one_constant_of_the_graph():
+    a = np.array([1.0, 2.0])
+    graph = rune.make_graph(lambda x: x * a + a)(nx.array([0.0, 0.0]))
+    assert str(graph).count("const ") == 1

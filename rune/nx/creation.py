@@ -344,9 +344,20 @@ def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
 
 def as_tensor(x, fn: str) -> Tensor:
     """x as a Tensor for the nx function `fn`: tensors (traced ones too) pass as
-    they are; numbers, nested lists and numpy arrays convert (without a copy);
-    anything else (None, strings) raises TypeError naming `fn`."""
-    return x if isinstance(x, Tensor) else Tensor(_to_numpy(x, None, fn))
+    they are; numbers, nested lists and numpy arrays convert (without a copy,
+    except a numpy array under a transformation: a graph or a record keeps it,
+    and the caller may change it later); anything else (None, strings) raises
+    TypeError naming `fn`."""
+    if isinstance(x, Tensor):
+        return x
+    return Tensor(_to_numpy(x, None, fn, copy=type(x) is np.ndarray and _transforming()))
+
+
+def _transforming() -> bool:
+    """Whether a transformation is active in this thread."""
+    from ..core import active_traces  # rune.core imports rune.nx: imported when first needed
+
+    return bool(active_traces())
 
 
 def _astype(x, dtype, fn):
