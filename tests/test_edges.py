@@ -169,3 +169,42 @@ def test_a_captured_array_is_one_constant_of_the_graph():
     a = np.array([1.0, 2.0])
     graph = rune.make_graph(lambda x: x * a + a)(nx.array([0.0, 0.0]))
     assert str(graph).count("const ") == 1
+
+
+# ------------------------------------------------------------------ check_grads
+
+
+def _tanh_with_rule(factor):
+    @rune.custom_jvp
+    def tanh(x):
+        y = nx.tanh(x)
+        return y, lambda t: t * (1.0 - y * y) * factor
+    return tanh
+
+
+@pytest.mark.parametrize("mode", ["fwd", "rev"])
+def test_check_grads_catches_a_float32_rule_four_percent_wrong(mode):
+    x32 = nx.array([0.3, -0.7, 1.1], dtype=nx.float32)
+    f = lambda x: nx.sum(_tanh_with_rule(1.04)(x) * 3.0)  # noqa: E731
+    with pytest.raises(rune.GradientCheckError, match=f"{mode} mode"):
+        rune.check_grads(f, (x32,), modes=(mode,))
+
+
+@pytest.mark.parametrize("f", [
+    lambda x: nx.sum(_tanh_with_rule(1.0)(x) * 3.0),
+    lambda x: nx.sum(nx.sin(x) * x),
+    lambda x: nx.exp(x) * 10.0,
+    lambda x: nx.sum(x * x * x) / 7.0,
+    lambda x: nx.sqrt(1.0 + x * x) * nx.cos(x),
+], ids=["tanh", "x sin x", "10 exp", "cubes", "sqrt cos"])
+def test_check_grads_passes_right_float32_rules_to_second_order(f):
+    for seed in range(5):
+        x32 = nx.random.default_rng(seed).normal(size=6, dtype=nx.float32)
+        rune.check_grads(f, (x32,), order=2)
+
+
+def test_check_grads_with_nothing_to_check_raises():
+    with pytest.raises(TypeError, match="check_grads: no argument has a float or complex"):
+        rune.check_grads(lambda n: n * 2, (nx.array([1, 2]),))
+    with pytest.raises(TypeError, match="int64"):
+        rune.check_grads(lambda n, m: n * m, (3, nx.array([1, 2])))
