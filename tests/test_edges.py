@@ -208,3 +208,40 @@ def test_check_grads_with_nothing_to_check_raises():
         rune.check_grads(lambda n: n * 2, (nx.array([1, 2]),))
     with pytest.raises(TypeError, match="int64"):
         rune.check_grads(lambda n, m: n * m, (3, nx.array([1, 2])))
+
+
+# ------------------------------------------------- cond: both branches checked
+
+MISMATCHED_BRANCHES = [
+    (lambda x: x, lambda x: (x, x), ValueError, "same structure"),
+    (lambda x: x, lambda x: nx.stack([x, x]), ValueError, "same shapes and dtypes"),
+    (lambda x: x, lambda x: x.astype(nx.float32), TypeError, "same shapes and dtypes"),
+]
+
+
+@pytest.mark.parametrize("pred", [True, False, np.bool_(True)])
+@pytest.mark.parametrize("true_fun, false_fun, error, message", MISMATCHED_BRANCHES)
+def test_cond_checks_both_branches_with_a_concrete_predicate(pred, true_fun, false_fun, error,
+                                                             message):
+    with pytest.raises(error, match=message):
+        rune.cond(pred, true_fun, false_fun, nx.array(1.0))
+    with pytest.raises(error, match=message):  # the predicate is read under grad too
+        rune.grad(lambda x: nx.sum(rune.cond(x > 0, true_fun, false_fun, x)))(nx.array(1.0))
+    with pytest.raises(error, match=message):  # and traced under jit
+        rune.jit(lambda x: rune.cond(x > 0, true_fun, false_fun, x))(nx.array(1.0))
+
+
+def test_cond_with_a_concrete_predicate_runs_the_branch_taken_only_on_values():
+    runs = []
+
+    def taken(x):
+        runs.append(type(x).__name__)
+        return x * 2.0
+
+    def not_taken(x):
+        runs.append(type(x).__name__)
+        return x * 3.0
+
+    assert float(rune.cond(True, taken, not_taken, nx.array(1.5))) == 3.0
+    assert runs[0] == "Tensor" and runs[1] != "Tensor"  # the other branch is only traced
+    assert float(rune.grad(lambda x: rune.cond(False, taken, not_taken, x))(2.0)) == 3.0
