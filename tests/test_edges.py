@@ -12,6 +12,7 @@
 """
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -245,3 +246,21 @@ def test_cond_with_a_concrete_predicate_runs_the_branch_taken_only_on_values():
     assert float(rune.cond(True, taken, not_taken, nx.array(1.5))) == 3.0
     assert runs[0] == "Tensor" and runs[1] != "Tensor"  # the other branch is only traced
     assert float(rune.grad(lambda x: rune.cond(False, taken, not_taken, x))(2.0)) == 3.0
+
+
+# ------------------------------------------------------- std at zero variance
+
+
+def test_std_at_zero_variance_has_a_nan_derivative_and_var_a_zero_one():
+    x = nx.array([2.0, 2.0, 2.0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert float(nx.std(x)) == 0.0
+        assert np.isnan(rune.grad(nx.std)(x).numpy()).all()  # inf * 0, as in JAX
+        assert np.isnan(rune.jvp(nx.std, (x,), (nx.ones(3),))[1].numpy())
+    np.testing.assert_array_equal(rune.grad(nx.var)(x).numpy(), [0.0, 0.0, 0.0])
+
+
+def test_the_docs_say_what_std_gives_at_zero_variance():
+    assert "derivative is NaN" in nx.std.__doc__
+    page = (Path(__file__).parent.parent / "docs" / "kinks-and-nans.md").read_text("utf-8")
+    assert "nx.std" in page  # with a tested example there
