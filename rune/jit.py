@@ -79,7 +79,10 @@ class JitTrace(GraphTrace):
             # will get one, so it promotes the way numpy will.
             args = self.captured_values(args)
             samples = [a.python_type(1) if type(a) is WeakVar else a for a in args]
-            out = super().process(prim, samples, params)
+            try:
+                out = super().process(prim, samples, params)
+            except AttributeError:  # a shape rule (reshape...) reads .dtype: give it the Var
+                out = super().process(prim, args, params)
             if out.shape == () and all(type(a) is WeakVar or type(a) in _WEAK_TYPES
                                        for a in args):
                 out = _weakened(out)  # Python numbers alone make a Python number (JAX's rule)

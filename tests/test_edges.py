@@ -264,3 +264,50 @@ def test_the_docs_say_what_std_gives_at_zero_variance():
     assert "derivative is NaN" in nx.std.__doc__
     page = (Path(__file__).parent.parent / "docs" / "kinks-and-nans.md").read_text("utf-8")
     assert "nx.std" in page  # with a tested example there
+
+
+# --------------------------------------------- lists of traced values (as JAX)
+
+
+def test_nx_array_of_traced_values_is_differentiable():
+    f = lambda x: nx.sum(nx.array([x, x * x, 3.0]) * nx.array([1.0, 2.0, 3.0]))  # noqa: E731
+    assert float(f(2.0)) == 2.0 + 8.0 + 9.0
+    assert float(rune.grad(f)(2.0)) == 1.0 + 2.0 * 2.0 * 2.0
+    nested = lambda x: nx.sum(nx.asarray([[x, 1.0], [2.0, x * x]], dtype=nx.float64) ** 2)  # noqa: E731,E501
+    assert float(rune.grad(nested)(3.0)) == 2 * 3.0 + 4 * 27.0
+    assert float(rune.jit(rune.grad(f))(2.0)) == 9.0
+    np.testing.assert_allclose(rune.vmap(rune.grad(f))(nx.array([1.0, 2.0])).numpy(), [5.0, 9.0])
+
+
+@pytest.mark.parametrize("reduce, derivative", [
+    (nx.mean, lambda x: (1 + 2 * x) / 2),
+    (nx.var, lambda x: 2 * ((x - (x + x * x) / 2) * (1 - (1 + 2 * x) / 2)
+                            + (x * x - (x + x * x) / 2) * (2 * x - (1 + 2 * x) / 2)) / 2),
+    (nx.std, lambda x: (2 * x - 1) / 2 * np.sign(x * x - x)),
+    (nx.linalg.norm, lambda x: (x + 2 * x ** 3) / np.sqrt(x * x + x ** 4)),
+], ids=["mean", "var", "std", "norm"])
+def test_reductions_of_lists_of_traced_values_are_differentiable(reduce, derivative):
+    g = rune.grad(lambda x: reduce([x, x * x]))
+    for x in (2.0, 3.5):
+        np.testing.assert_allclose(float(g(x)), derivative(x), rtol=1e-13)
+
+
+def test_linspace_with_traced_endpoints():
+    f = lambda a, b: nx.sum(nx.linspace(a, b, 5) ** 2)  # noqa: E731
+    expected = np.sum(np.linspace(1.0, 3.0, 5) ** 2)
+    assert float(f(1.0, 3.0)) == pytest.approx(expected, rel=1e-15)
+    assert float(rune.jit(f)(1.0, 3.0)) == pytest.approx(expected, rel=1e-15)
+    t = np.linspace(0.0, 1.0, 5)
+    ga, gb = rune.grad(f, argnums=(0, 1))(1.0, 3.0)
+    xs = np.linspace(1.0, 3.0, 5)
+    assert float(ga) == pytest.approx(np.sum(2 * xs * (1 - t)), rel=1e-14)
+    assert float(gb) == pytest.approx(np.sum(2 * xs * t), rel=1e-14)
+    open_end = rune.grad(lambda b: nx.sum(nx.linspace(0.0, b, 4, endpoint=False)))(2.0)
+    assert float(open_end) == pytest.approx(np.sum(np.arange(4) / 4), rel=1e-15)
+    out = rune.jit(lambda b: nx.linspace(0.0, b, 7))(2.0)
+    np.testing.assert_array_equal(out.numpy(), np.linspace(0.0, 2.0, 7))
+
+
+def test_jit_of_grad_reshapes_a_python_number_argument():
+    f = rune.jit(rune.grad(lambda x: nx.sum(nx.stack([x, 2.0 * x]))))
+    assert float(f(2.0)) == 3.0
