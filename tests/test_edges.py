@@ -311,3 +311,73 @@ def test_linspace_with_traced_endpoints():
 def test_jit_of_grad_reshapes_a_python_number_argument():
     f = rune.jit(rune.grad(lambda x: nx.sum(nx.stack([x, 2.0 * x]))))
     assert float(f(2.0)) == 3.0
+
+
+# ------------------------------------------- keyword arguments pass through
+
+
+def scaled_cube(x, scale=1.0, offset=nx.array(0.0)):
+    return nx.sum(x * x * x) * scale + offset
+
+
+X3 = nx.array([1.0, 2.0])
+
+
+def test_grad_and_value_and_grad_pass_keyword_arguments_through():
+    assert rune.grad(scaled_cube)(X3, scale=2.0).tolist() == [6.0, 24.0]
+    value, g = rune.value_and_grad(scaled_cube)(X3, offset=nx.array(1.0), scale=3.0)
+    assert float(value) == 28.0 and g.tolist() == [9.0, 36.0]
+    # Not differentiated: a keyword argument under an outer grad is a constant here.
+    outer = rune.grad(lambda s: nx.sum(rune.grad(scaled_cube)(X3, scale=s)))(2.0)
+    assert float(outer) == 15.0
+
+
+def test_vjp_passes_keyword_arguments_through():
+    out, pullback = rune.vjp(scaled_cube, X3, scale=2.0)
+    assert float(out) == 18.0 and pullback(nx.array(1.0))[0].tolist() == [6.0, 24.0]
+    (out, pullback, aux) = rune.vjp(lambda x, s: (x * s, 1.0), X3, has_aux=True, s=3.0)
+    assert out.tolist() == [3.0, 6.0] and aux == 1.0
+
+
+@pytest.mark.parametrize("jacobian", [rune.jacfwd, rune.jacrev])
+def test_jacobians_pass_keyword_arguments_through(jacobian):
+    j = jacobian(lambda x, scale: x * x * scale)(X3, scale=3.0)
+    np.testing.assert_array_equal(j.numpy(), [[6.0, 0.0], [0.0, 12.0]])
+
+
+def test_hessian_passes_keyword_arguments_through():
+    h = rune.hessian(scaled_cube)(X3, scale=2.0)
+    np.testing.assert_array_equal(h.numpy(), [[12.0, 0.0], [0.0, 24.0]])
+
+
+def test_jit_keys_its_cache_by_keyword_arguments():
+    traces = []
+
+    def f(x, scale=1.0, shift=None):
+        traces.append(1)
+        return x * scale if shift is None else x * scale + shift
+
+    jitted = rune.jit(f)
+    assert jitted(X3, scale=2.0).tolist() == [2.0, 4.0]
+    assert jitted(X3, scale=3.0).tolist() == [3.0, 6.0]  # a number: the same trace
+    assert len(traces) == 1
+    assert jitted(X3, scale=2.0, shift=nx.array([1.0, 1.0])).tolist() == [3.0, 5.0]
+    assert jitted(X3, shift=nx.array(1.0)).tolist() == [2.0, 3.0]  # another shape
+    assert len(traces) == 3
+
+
+def test_vmap_maps_keyword_arguments_along_axis_0():
+    f = rune.vmap(lambda x, y: x * y, in_axes=(None,))
+    out = f(nx.array(2.0), y=nx.array([1.0, 2.0, 3.0]))
+    assert out.tolist() == [2.0, 4.0, 6.0]
+    g = rune.vmap(lambda x, w: nx.sum(x * w["a"]))(nx.ones((2, 3)), w={"a": nx.ones((2, 3))})
+    assert g.tolist() == [3.0, 3.0]
+    with pytest.raises(ValueError, match=r"keyword argument \['y'\] has size 2"):
+        rune.vmap(lambda x, y: x * y)(nx.ones(3), y=nx.ones(2))
+
+
+def test_hessian_errors_name_rune_hessian():
+    with pytest.raises(TypeError, match=r"^rune.hessian: argument 0"):
+        rune.hessian(lambda x: x * x)(2)
+    with pytest.raises(ValueError, match=r"^rune.hessian: argnums=3"):
+        rune.hessian(lambda x: x * x, argnums=3)(2.0)
