@@ -16,7 +16,7 @@ import threading
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import rune
@@ -249,16 +249,18 @@ def test_a_trace_found_in_the_cache_can_be_evicted_by_another_thread_meanwhile()
 # ------------------------------------------ random programs in several threads
 
 
-@settings(max_examples=10)
 @given(programs(), st.integers(2, 4))
 def test_random_programs_in_several_threads_match_one_thread(p, num_threads):
     xs = p.inputs()
     grad = rune.grad(p.loss, argnums=tuple(range(len(xs))))
     jitted_grad = rune.jit(grad)
 
-    def run():
-        return [p(*xs), rune.jit(p)(*xs), rune.vmap(p)(*[nx.stack([x, x]) for x in xs])[0],
-                *grad(*xs), *jitted_grad(*xs)]
+    vs = tuple(p.directions(x.shape, np.float64) for x in xs)
+    stacked = [nx.stack([x, 2.0 * x]) for x in xs]
+
+    def run():  # each transformation alone, and nested (hvp, gradients per example)
+        return [p(*xs), rune.jit(p)(*xs), rune.vmap(p)(*stacked), *grad(*xs),
+                *jitted_grad(*xs), *rune.jvp(grad, xs, vs)[1], *rune.vmap(grad)(*stacked)]
 
     expected = run()
     barrier = threading.Barrier(num_threads, timeout=WAIT)
@@ -267,7 +269,13 @@ def test_random_programs_in_several_threads_match_one_thread(p, num_threads):
         barrier.wait()  # all start together
         return [run() for _ in range(3)]
 
-    for rounds in run_threads(*[in_thread] * num_threads):
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch often (a fixture would outlive examples)
+    try:
+        results = run_threads(*[in_thread] * num_threads)
+    finally:
+        sys.setswitchinterval(interval)
+    for rounds in results:
         for got in rounds:
             for g, e in zip(got, expected):
                 assert_close(g, e, rtol=1e-13)
