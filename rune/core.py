@@ -8,8 +8,9 @@ rule for forward mode and the record, an abstract rule for jit, a batching
 rule for vmap.
 
 Each transformation instance is a `Trace` with its own level (its depth in
-the stack of the thread that made it: each thread has its own stack). A `Tracer` belongs to exactly one trace; arguments of lower levels
-are constants to it. That is what keeps nested derivatives apart: in
+the stack of the thread that made it: each thread has its own stack). A
+`Tracer` belongs to exactly one trace; arguments of lower levels are
+constants to it. That is what keeps nested derivatives apart: in
 d/dx [x * d/dy (x + y)], the inner derivative sees `x` as a constant.
 """
 

@@ -273,7 +273,9 @@ def test_nx_array_of_traced_values_is_differentiable():
     f = lambda x: nx.sum(nx.array([x, x * x, 3.0]) * nx.array([1.0, 2.0, 3.0]))  # noqa: E731
     assert float(f(2.0)) == 2.0 + 8.0 + 9.0
     assert float(rune.grad(f)(2.0)) == 1.0 + 2.0 * 2.0 * 2.0
-    nested = lambda x: nx.sum(nx.asarray([[x, 1.0], [2.0, x * x]], dtype=nx.float64) ** 2)  # noqa: E731,E501
+    def nested(x):
+        return nx.sum(nx.asarray([[x, 1.0], [2.0, x * x]], dtype=nx.float64) ** 2)
+
     assert float(rune.grad(nested)(3.0)) == 2 * 3.0 + 4 * 27.0
     assert float(rune.jit(rune.grad(f))(2.0)) == 9.0
     np.testing.assert_allclose(rune.vmap(rune.grad(f))(nx.array([1.0, 2.0])).numpy(), [5.0, 9.0])
@@ -316,7 +318,7 @@ def test_jit_of_grad_reshapes_a_python_number_argument():
 # ------------------------------------------- keyword arguments pass through
 
 
-def scaled_cube(x, scale=1.0, offset=nx.array(0.0)):
+def scaled_cube(x, scale=1.0, offset=0.0):
     return nx.sum(x * x * x) * scale + offset
 
 

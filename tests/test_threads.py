@@ -179,7 +179,7 @@ def test_many_threads_many_nested_derivatives_match_the_single_threaded_results(
     def worker(k):
         def run():
             got = {}
-            for repeat in range(3):
+            for _ in range(3):
                 for i, f in enumerate(NESTED):
                     for x in xs[(k + i) % 3::3]:
                         got[f.__name__, x] = f(x, no_hook)
