@@ -148,8 +148,9 @@ class LinearizeTrace(Trace):
                 if type(a) is LinearizeTracer and a._trace is self:
                     primals.append(a.primal)
                     tangents.append(a.tangent)
-                else:
-                    primals.append(a)
+                else:  # a constant; a numpy array is copied: the record outlives the
+                    # call, and the caller may change the array before the backward pass
+                    primals.append(np.array(a) if type(a) is np.ndarray else a)
                     tangents.append(None)
             ans, tangent = apply_jvp(prim, primals, tangents, params, self.record)
         if tangent is None:

@@ -5,7 +5,8 @@
 - repeated argnums raise;
 - checkpoint replays the same random numbers in the backward pass;
 - Python numbers stay weakly typed through every operation under jit;
-- closed-over numpy arrays are captured once, when jit traces;
+- closed-over numpy arrays are captured once, when jit traces or reverse mode
+  records (a pullback called later keeps the values it saw);
 - check_grads catches a 4%-wrong float32 rule, and refuses to check nothing;
 - cond checks both branches' outputs in every mode;
 - std and var at zero variance have a NaN derivative (as in JAX).
@@ -383,3 +384,13 @@ def test_hessian_errors_name_rune_hessian():
         rune.hessian(lambda x: x * x)(2)
     with pytest.raises(ValueError, match=r"^rune.hessian: argnums=3"):
         rune.hessian(lambda x: x * x, argnums=3)(2.0)
+
+
+def test_a_pullback_keeps_the_numpy_arrays_it_was_recorded_with():
+    a = np.array([1.0, 2.0])
+    x = nx.array([3.0, 4.0])
+    _, pullback = rune.vjp(lambda x: x * a + x @ a, x)
+    _, tangent_map = rune.linearize(lambda x: x * a, x)
+    a[:] = [10.0, 20.0]  # after the record was made: it keeps the values it saw
+    np.testing.assert_array_equal(pullback(nx.ones(2))[0].numpy(), [3.0, 6.0])  # 3a
+    np.testing.assert_array_equal(tangent_map(nx.ones(2)).numpy(), [1.0, 2.0])
