@@ -17,6 +17,7 @@ from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .products import *  # noqa: F403
+from . import fft  # noqa: F401  (the nx.fft namespace)
 from . import linalg  # noqa: F401  (the nx.linalg namespace)
 from . import random  # noqa: F401  (the nx.random namespace)
 from ..primitives import elementwise as _elementwise
@@ -28,5 +29,5 @@ _tensor._functions.update(
     (name, f) for name, f in vars(_elementwise).items() if hasattr(f, "primitive"))
 
 _families = (dtypes, creation, math, comparisons, reductions, shapes, indexing, products)
-__all__ = ["Tensor", "TracedValueError", "linalg", "random"] + [
+__all__ = ["Tensor", "TracedValueError", "fft", "linalg", "random"] + [
     name for family in _families for name in family.__all__]
