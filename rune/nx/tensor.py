@@ -325,54 +325,59 @@ class Tensor:
         """Limited to [a_min, a_max] (`nx.clip`)."""
         return _ops.clip(self, a_min, a_max)
 
-    # Reductions, by the nx functions of the same names.
-    def sum(self, axis=None, keepdims=False):
+    # Reductions, by the nx functions of the same names. numpy.sum(t) and its
+    # friends call these with dtype= and out= (see `_numpy_options`).
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
         """The sum over `axis` (all axes by default): `nx.sum(t, ...)`."""
-        return _ops.sum(self, axis=axis, keepdims=keepdims)
+        return _ops.sum(_numpy_options(self, "sum", dtype, out), axis=axis, keepdims=keepdims)
 
-    def mean(self, axis=None, keepdims=False):
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
         """The mean over `axis`: `nx.mean(t, ...)`."""
-        return _ops.mean(self, axis=axis, keepdims=keepdims)
+        return _ops.mean(_numpy_options(self, "mean", dtype, out), axis=axis, keepdims=keepdims)
 
-    def prod(self, axis=None, keepdims=False):
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
         """The product over `axis`: `nx.prod(t, ...)`."""
-        return _ops.prod(self, axis=axis, keepdims=keepdims)
+        return _ops.prod(_numpy_options(self, "prod", dtype, out), axis=axis, keepdims=keepdims)
 
-    def max(self, axis=None, keepdims=False):
+    def max(self, axis=None, out=None, keepdims=False):
         """The largest element over `axis`: `nx.max(t, ...)`."""
-        return _ops.max(self, axis=axis, keepdims=keepdims)
+        return _ops.max(_numpy_options(self, "max", None, out), axis=axis, keepdims=keepdims)
 
-    def min(self, axis=None, keepdims=False):
+    def min(self, axis=None, out=None, keepdims=False):
         """The smallest element over `axis`: `nx.min(t, ...)`."""
-        return _ops.min(self, axis=axis, keepdims=keepdims)
+        return _ops.min(_numpy_options(self, "min", None, out), axis=axis, keepdims=keepdims)
 
-    def var(self, axis=None, keepdims=False, ddof=0):
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """The variance over `axis`: `nx.var(t, ...)`."""
-        return _ops.var(self, axis=axis, keepdims=keepdims, ddof=ddof)
+        return _ops.var(_numpy_options(self, "var", dtype, out), axis=axis, keepdims=keepdims,
+                        ddof=ddof)
 
-    def std(self, axis=None, keepdims=False, ddof=0):
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """The standard deviation over `axis`: `nx.std(t, ...)`."""
-        return _ops.std(self, axis=axis, keepdims=keepdims, ddof=ddof)
+        return _ops.std(_numpy_options(self, "std", dtype, out), axis=axis, keepdims=keepdims,
+                        ddof=ddof)
 
-    def argmax(self, axis=None, keepdims=False):
+    def argmax(self, axis=None, out=None, keepdims=False):
         """The index of the largest element over `axis`: `nx.argmax(t, ...)`."""
-        return _ops.argmax(self, axis=axis, keepdims=keepdims)
+        return _ops.argmax(_numpy_options(self, "argmax", None, out), axis=axis,
+                           keepdims=keepdims)
 
-    def argmin(self, axis=None, keepdims=False):
+    def argmin(self, axis=None, out=None, keepdims=False):
         """The index of the smallest element over `axis`: `nx.argmin(t, ...)`."""
-        return _ops.argmin(self, axis=axis, keepdims=keepdims)
+        return _ops.argmin(_numpy_options(self, "argmin", None, out), axis=axis,
+                           keepdims=keepdims)
 
-    def cumsum(self, axis=None):
+    def cumsum(self, axis=None, dtype=None, out=None):
         """The running sum along `axis`: `nx.cumsum(t, ...)`."""
-        return _ops.cumsum(self, axis=axis)
+        return _ops.cumsum(_numpy_options(self, "cumsum", dtype, out), axis=axis)
 
-    def all(self, axis=None, keepdims=False):
+    def all(self, axis=None, out=None, keepdims=False):
         """Whether every element over `axis` is true: `nx.all(t, ...)`."""
-        return _ops.all(self, axis=axis, keepdims=keepdims)
+        return _ops.all(_numpy_options(self, "all", None, out), axis=axis, keepdims=keepdims)
 
-    def any(self, axis=None, keepdims=False):
+    def any(self, axis=None, out=None, keepdims=False):
         """Whether some element over `axis` is true: `nx.any(t, ...)`."""
-        return _ops.any(self, axis=axis, keepdims=keepdims)
+        return _ops.any(_numpy_options(self, "any", None, out), axis=axis, keepdims=keepdims)
 
     def __getitem__(self, index):
         """Indexing and slicing as numpy's basic and advanced indexing (`nx.getitem`)."""
@@ -417,6 +422,16 @@ class Tensor:
 
 def _identity(x):
     return x
+
+
+def _numpy_options(tensor, method, dtype, out):
+    """The tensor a reduction method works on, given numpy's keywords: `numpy.sum(t)`
+    calls `t.sum(axis=None, dtype=None, out=None)`. A dtype converts first; an out
+    array cannot receive the result (tensors are immutable), so it raises."""
+    if out is not None:
+        raise TypeError(f"Tensor.{method}: out= is not supported (tensors are immutable); "
+                        f"use the tensor it returns")
+    return tensor if dtype is None else _ops.astype(tensor, dtype)
 
 
 # The operations that the methods call need Tensor themselves, so they are
