@@ -27,15 +27,18 @@ def _standardized(x, loc, scale):
 
 
 def _log_ndtr(z):
-    """log Phi(z): log(erfc(-z / sqrt 2) / 2), or for z < -20 (where erfc
-    underflows) the asymptotic series -z^2/2 - log(-z) - log sqrt(2 pi) + log(1 - 1/z^2 + 3/z^4 ...)."""
+    """log Phi(z): log(erfc(-z / sqrt 2) / 2) (log1p(-erfc(z / sqrt 2) / 2) for z > 0),
+    or for z < -20 (where erfc underflows) the asymptotic series -z^2/2 - log(-z) - log sqrt(2 pi) + log(1 - 1/z^2 + 3/z^4 ...)."""
     far = z < -20
     zf = nx.where(far, z, -20.0)
     zn = nx.where(far, 0.0, z)
     inv = 1 / (zf * zf)
     series = 1 - inv + 3 * inv ** 2 - 15 * inv ** 3 + 105 * inv ** 4 - 945 * inv ** 5
     tail = -0.5 * zf * zf - nx.log(-zf) - _LOG_SQRT_2PI + nx.log(series)
-    near = nx.log(0.5 * _special.erfc(-zn / _SQRT2))
+    upper = zn > 0  # there Phi is near 1: log1p of the small upper tail keeps its digits
+    zu, zl = nx.where(upper, zn, 0.0), nx.where(upper, 0.0, zn)
+    near = nx.where(upper, nx.log1p(-0.5 * _special.erfc(zu / _SQRT2)),
+                    nx.log(0.5 * _special.erfc(-zl / _SQRT2)))
     return nx.where(far, tail, near)
 
 
