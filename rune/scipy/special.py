@@ -259,8 +259,9 @@ def xlogy(x, y):
     """
     x, y = _real(x, "rune.scipy.special.xlogy"), _real(y, "rune.scipy.special.xlogy")
     unused = _e.logical_and(_e.equal(x, 0), _e.less_equal(y, 0))
-    return call_broadcasting("rune.scipy.special.xlogy", _e.multiply, x,
-                             _e.log(_e.where(unused, 1.0, y)))
+    with np.errstate(divide="ignore"):  # log 0 = -inf is the answer, not an accident
+        log_y = _e.log(_e.where(unused, 1.0, y))
+    return call_broadcasting("rune.scipy.special.xlogy", _e.multiply, x, log_y)
 
 
 def xlog1py(x, y):
@@ -280,8 +281,9 @@ def xlog1py(x, y):
     """
     x, y = _real(x, "rune.scipy.special.xlog1py"), _real(y, "rune.scipy.special.xlog1py")
     unused = _e.logical_and(_e.equal(x, 0), _e.less_equal(y, -1))
-    return call_broadcasting("rune.scipy.special.xlog1py", _e.multiply, x,
-                             _e.log1p(_e.where(unused, 0.0, y)))
+    with np.errstate(divide="ignore"):
+        log_y = _e.log1p(_e.where(unused, 0.0, y))
+    return call_broadcasting("rune.scipy.special.xlog1py", _e.multiply, x, log_y)
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
