@@ -163,8 +163,8 @@ def _gradient_along(f, axis, h, edge_order):
         last = combine([(-1 / dx[-1:], part(-2, -1)), (1 / dx[-1:], part(-1, None))])
     else:
         a, b = dx[:1], dx[1:2]
-        first = combine([(-(2 * a + b) / (a * (a + b)), part(0, 1)), ((a + b) / (a * b), part(1, 2)),
-                         (-a / (b * (a + b)), part(2, 3))])
+        first = combine([(-(2 * a + b) / (a * (a + b)), part(0, 1)),
+                         ((a + b) / (a * b), part(1, 2)), (-a / (b * (a + b)), part(2, 3))])
         a, b = dx[-2:-1], dx[-1:]
         last = combine([(b / (a * (a + b)), part(-3, -2)), (-(a + b) / (a * b), part(-2, -1)),
                         ((2 * b + a) / (b * (a + b)), part(-1, None))])

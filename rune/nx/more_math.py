@@ -199,7 +199,8 @@ def fmax(x1, x2):
       ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
-    >>> print(nx.fmax(nx.array([1.0, float('nan'), float('nan')]), nx.array([2.0, 0.5, float('nan')])))
+    >>> nan = float("nan")
+    >>> print(nx.fmax(nx.array([1.0, nan, nan]), nx.array([2.0, 0.5, nan])))
     float64 [3] [2, 0.5, nan]
     """
     return _nan_ignoring("nx.fmax", _e.maximum, x1, x2)

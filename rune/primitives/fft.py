@@ -78,7 +78,6 @@ ifft = _linear(
 
 
 def _rfft_transpose(ct, x, axis):
-    n = x.shape[axis]
     shape = tuple(x.shape)
     padded = _ix.pad(ct, shape=shape, index=_ix.full_index(shape[:axis]) +
                      ((0, ct.shape[axis], 1),), value=0)

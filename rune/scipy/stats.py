@@ -28,7 +28,8 @@ def _standardized(x, loc, scale):
 
 def _log_ndtr(z):
     """log Phi(z): log(erfc(-z / sqrt 2) / 2) (log1p(-erfc(z / sqrt 2) / 2) for z > 0),
-    or for z < -20 (where erfc underflows) the asymptotic series -z^2/2 - log(-z) - log sqrt(2 pi) + log(1 - 1/z^2 + 3/z^4 ...)."""
+    or for z < -20 (where erfc underflows) the asymptotic series
+    -z^2/2 - log(-z) - log sqrt(2 pi) + log(1 - 1/z^2 + 3/z^4 - ...)."""
     far = z < -20
     zf = nx.where(far, z, -20.0)
     zn = nx.where(far, 0.0, z)
@@ -140,7 +141,8 @@ def _support(logp, inside):
 
 
 class gamma:
-    """The gamma distribution with shape a: density z^(a-1) exp(-z) / gamma(a), z = (x - loc) / scale.
+    """The gamma distribution with shape a: density z^(a-1) exp(-z) / gamma(a) / scale,
+    z = (x - loc) / scale.
 
     >>> from rune.scipy import stats
     >>> print(stats.gamma.pdf(1.0, a=1.0))
