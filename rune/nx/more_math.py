@@ -57,7 +57,7 @@ def cbrt(x):
     >>> print(nx.cbrt(nx.array([27.0, -8.0])))
     float64 [2] [3, -2]
     """
-    return _e.cbrt(_real(x, "nx.cbrt"))
+    return _e.cbrt(real_tensor(x, "nx.cbrt"))
 
 
 def hypot(x1, x2):
@@ -74,7 +74,8 @@ def hypot(x1, x2):
     >>> print(nx.hypot(nx.array([3.0, 1e200]), 4.0))
     float64 [2] [5, 1e+200]
     """
-    return call_broadcasting("nx.hypot", _e.hypot, _real(x1, "nx.hypot"), _real(x2, "nx.hypot"))
+    return call_broadcasting("nx.hypot", _e.hypot, real_tensor(x1, "nx.hypot"),
+                             real_tensor(x2, "nx.hypot"))
 
 
 def logaddexp(x1, x2):
@@ -91,8 +92,8 @@ def logaddexp(x1, x2):
     >>> print(nx.logaddexp(nx.array([0.0, 1000.0]), 0.0))
     float64 [2] [0.6931471805599453, 1000]
     """
-    return call_broadcasting("nx.logaddexp", _e.logaddexp, _real(x1, "nx.logaddexp"),
-                             _real(x2, "nx.logaddexp"))
+    return call_broadcasting("nx.logaddexp", _e.logaddexp, real_tensor(x1, "nx.logaddexp"),
+                             real_tensor(x2, "nx.logaddexp"))
 
 
 def logaddexp2(x1, x2):
@@ -109,8 +110,8 @@ def logaddexp2(x1, x2):
     >>> print(nx.logaddexp2(nx.array([1.0, 3.0]), 1.0))
     float64 [2] [2, 3.321928094887362]
     """
-    return call_broadcasting("nx.logaddexp2", _e.logaddexp2, _real(x1, "nx.logaddexp2"),
-                             _real(x2, "nx.logaddexp2"))
+    return call_broadcasting("nx.logaddexp2", _e.logaddexp2, real_tensor(x1, "nx.logaddexp2"),
+                             real_tensor(x2, "nx.logaddexp2"))
 
 
 def deg2rad(x):
@@ -126,7 +127,7 @@ def deg2rad(x):
     >>> print(nx.deg2rad(nx.array([180.0, 90.0])))
     float64 [2] [3.141592653589793, 1.5707963267948966]
     """
-    return _e.multiply(_real(x, "nx.deg2rad", floats=True), _PI / 180)
+    return _e.multiply(real_tensor(x, "nx.deg2rad", floats=True), _PI / 180)
 
 
 def rad2deg(x):
@@ -142,7 +143,7 @@ def rad2deg(x):
     >>> print(nx.rad2deg(nx.array([3.141592653589793, 1.0])))
     float64 [2] [180, 57.29577951308232]
     """
-    return _e.multiply(_real(x, "nx.rad2deg", floats=True), 180 / _PI)
+    return _e.multiply(real_tensor(x, "nx.rad2deg", floats=True), 180 / _PI)
 
 
 def sinc(x):
@@ -176,7 +177,7 @@ def fabs(x):
     >>> print(nx.fabs(nx.array([-2, 3])))
     float64 [2] [2, 3]
     """
-    return _e.absolute(_real(x, "nx.fabs", floats=True))
+    return _e.absolute(real_tensor(x, "nx.fabs", floats=True))
 
 
 def _nan_ignoring(fn, prim, x1, x2):
@@ -236,7 +237,7 @@ def trunc(x):
     >>> print(nx.trunc(nx.array([-1.7, 1.7])))
     float64 [2] [-1, 1]
     """
-    return _e.trunc(_real(x, "nx.trunc"))
+    return _e.trunc(real_tensor(x, "nx.trunc"))
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
@@ -337,7 +338,7 @@ def isreal(x):
 # ------------------------------------------------------------------ helpers
 
 
-def _real(x, fn, floats=False):
+def real_tensor(x, fn, floats=False):
     """x as a real tensor (floats=True: integers become float64), or TypeError."""
     x = as_tensor(x, fn)
     if x.dtype.kind == "c":

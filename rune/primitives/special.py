@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from .elementwise import elementwise, equal, exp, multiply, sign, square, where
+from .elementwise import absolute, elementwise, exp, less, multiply, sign, square, where
 
 _SQRT_PI = math.sqrt(math.pi)
 
@@ -219,25 +219,32 @@ def _bessel_impl(order, scaled, name):
     return impl
 
 
-def _i1_over_x(x):
-    """i1(x) / x, with its limit 1/2 at 0 (for i1's derivative)."""
-    at_zero = equal(x, 0)
-    safe = where(at_zero, 1.0, x)
-    return where(at_zero, 0.5, i1(safe) / safe)
+# i1(x) / x = sum_k (x/2)^(2k) / (2 k! (k+1)!): near 0, its first terms (to 1e-24
+# for |x| < 1e-3), a polynomial whose derivatives of every order are right at 0.
+_I1_OVER_X_NEAR_ZERO = (0.5, 1 / 16, 1 / 384, 1 / 18432, 1 / 1474560)
+_NEAR_ZERO = 1e-3
+
+
+def _i1_over_x(x, bessel):
+    """bessel(x) / x for bessel i1 or i1e (for their derivatives), with its series near 0."""
+    near = less(absolute(x), _NEAR_ZERO)
+    safe = where(near, 1.0, x)
+    square_of_x = square(where(near, x, 0.0))
+    series = 0.0
+    for c in reversed(_I1_OVER_X_NEAR_ZERO):
+        series = series * square_of_x + c
+    if bessel is i1e:
+        series = series * exp(-absolute(x))
+    return where(near, series, bessel(safe) / safe)
 
 
 i0 = elementwise("i0", _bessel_impl(0, False, "i0"), (lambda ans, x: i1(x),))
-i1 = elementwise("i1", _bessel_impl(1, False, "i1"), (lambda ans, x: i0(x) - _i1_over_x(x),))
+i1 = elementwise("i1", _bessel_impl(1, False, "i1"),
+                 (lambda ans, x: i0(x) - _i1_over_x(x, i1),))
 i0e = elementwise("i0e", _bessel_impl(0, True, "i0e"),
                   (lambda ans, x: i1e(x) - sign(x) * ans,))
 i1e = elementwise("i1e", _bessel_impl(1, True, "i1e"),
-                  (lambda ans, x: i0e(x) - sign(x) * ans - _scaled_i1_over_x(x),))
-
-
-def _scaled_i1_over_x(x):
-    at_zero = equal(x, 0)
-    safe = where(at_zero, 1.0, x)
-    return where(at_zero, 0.5, i1e(safe) / safe)
+                  (lambda ans, x: i0e(x) - sign(x) * ans - _i1_over_x(x, i1e),))
 
 
 # ----------------------------------------------------------------- sinc

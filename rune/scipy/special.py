@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..nx import reductions as _nxr
-from ..nx.creation import as_tensor
+from ..nx.more_math import real_tensor
 from ..nx.tensor import call_broadcasting
 from ..primitives import elementwise as _e
 from ..primitives import reduce as _r
@@ -26,11 +26,7 @@ __all__ = [
 ]
 
 
-def _real(x, fn):
-    x = as_tensor(x, fn)
-    if x.dtype.kind == "c":
-        raise TypeError(f"{fn}: got a complex argument ({x.dtype}); {fn} takes real numbers")
-    return x
+_real = real_tensor
 
 
 def _unary(prim, name, doc):
