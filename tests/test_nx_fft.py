@@ -181,3 +181,18 @@ def test_frequencies_match_numpy_and_move_with_the_spacing(n):
 def test_bad_arguments_say_what_is_wrong(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_single_precision_stays_single_through_derivatives():
+    x = nx.array(rand((6,)), dtype=nx.float32)
+    assert nx.fft.rfft(x).dtype == nx.complex64
+    g = rune.grad(lambda x: nx.sum(nx.abs(nx.fft.rfft(x)) ** 2))(x)
+    assert g.dtype == nx.float32
+    c = nx.fft.rfft(x)
+    g = rune.grad(lambda c: nx.sum(nx.fft.irfft(c) ** 2))(c)
+    assert g.dtype == nx.complex64
+
+
+def test_the_jit_graph_names_the_transforms():
+    graph = str(rune.make_graph(lambda x: nx.fft.irfft(nx.fft.rfft(x), n=4))(nx.ones(4)))
+    assert "rfft" in graph and "irfft" in graph

@@ -214,3 +214,11 @@ def test_cumprod_matches_numpy_and_is_exact_at_zeros(axis):
 def test_bad_arguments_say_what_is_wrong(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_trunc_has_derivative_zero_and_iscomplex_none():
+    x = nx.array([-1.7, 0.4, 2.5])
+    assert str(rune.grad(lambda x: nx.sum(nx.trunc(x)))(x)) == "float64 [3] [0, 0, 0]"
+    _, tangent = rune.jvp(nx.trunc, (x,), (nx.ones(3),))
+    assert str(tangent) == "float64 [3] [0, 0, 0]"
+    assert nx.iscomplex(nx.array([1j])).dtype == nx.bool_
