@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from rune import nx
-from rune.scipy import special, stats
+from rune.scipy import signal, special, stats
 
 NAMESPACES = {"nx": nx, "nx.linalg": nx.linalg, "nx.fft": nx.fft, "nx.random": nx.random,
-              "scipy.special": special}
+              "scipy.special": special, "scipy.signal": signal}
 
 
 class Case(NamedTuple):
@@ -142,6 +142,10 @@ SWEEP: dict[str, Case] = {
     "scipy.special.polygamma": unary(lambda x: special.polygamma(2, x), 0.5, 3.0),
     **{f"scipy.special.{n}": binary(getattr(special, n), (0.5, 3.0), (0.5, 3.0)) for n in (
         "beta", "betaln", "xlogy", "xlog1py")},
+    "scipy.signal.convolve": Case(lambda a, v: signal.convolve(a, v, "same"),
+                                  (((3, 4), -1, 1), ((2, 2), -1, 1)), True),
+    "scipy.signal.correlate": Case(lambda a, v: signal.correlate(a, v, method="fft"),
+                                   (((3, 4), -1, 1), ((2, 2), -1, 1)), True),
     # stats: the distributions' functions, by "scipy.stats.norm.logpdf"
     "scipy.stats.norm.logpdf": binary(stats.norm.logpdf, y=(0.5, 2.0)),
     "scipy.stats.norm.logcdf": unary(stats.norm.logcdf, -25.0, 3.0),

@@ -25,7 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 MODULES = ("rune", "rune.nx", "rune.nx.linalg", "rune.nx.fft", "rune.nx.random", "rune.ptree",
-           "rune.scipy.special", "rune.scipy.stats", "rune.literate")
+           "rune.scipy.special", "rune.scipy.stats", "rune.scipy.signal", "rune.literate")
 
 
 def star_exported(module) -> set[str]:

@@ -243,3 +243,40 @@ def test_stats_under_vmap_and_jit():
     f = rune.jit(lambda x: nx.sum(stats.gamma.logpdf(x, 2.0)))
     np.testing.assert_allclose(f(nx.abs(x)).numpy(), np.sum(st.gamma.logpdf(np.abs(x.numpy()), 2.0)),
                                rtol=1e-12)
+
+
+# --------------------------------------------------------------- signal
+
+
+@pytest.mark.parametrize("shapes", [((4, 5), (2, 3)), ((2, 3), (4, 5)), ((6,), (3,)),
+                                    ((3, 4, 2), (2, 2, 2)), ((3, 6), (2, 2))])
+@pytest.mark.parametrize("name", ["convolve", "correlate"])
+def test_signal_matches_scipy_in_every_mode_and_method(shapes, name):
+    import scipy.signal as ss
+
+    from rune.scipy import signal
+
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(shapes[0]) + 1j * rng.standard_normal(shapes[0])
+    b = rng.standard_normal(shapes[1]) + 1j * rng.standard_normal(shapes[1])
+    for mode in ("full", "same", "valid"):
+        for method in ("direct", "fft", "auto"):
+            for x, y in ((a, b), (a.real, b.real)):
+                out = getattr(signal, name)(nx.array(x), nx.array(y), mode, method)
+                ref = getattr(ss, name)(x, y, mode, method)
+                assert out.shape == ref.shape and out.dtype == ref.dtype
+                np.testing.assert_allclose(out.numpy(), ref, atol=1e-12)
+    if len(shapes[0]) == 2:
+        rune.check_grads(lambda x, y: getattr(signal, name)(x, y, "same"),
+                         (nx.array(a), nx.array(b)), order=2)
+
+
+def test_signal_errors_name_the_argument():
+    from rune.scipy import signal
+
+    with pytest.raises(ValueError, match="same number of axes"):
+        signal.convolve(nx.ones((2, 2)), nx.ones(2))
+    with pytest.raises(ValueError, match="for mode 'valid', one input must be"):
+        signal.convolve(nx.ones((3, 2)), nx.ones((2, 3)), "valid")
+    with pytest.raises(ValueError, match="method must be"):
+        signal.correlate(nx.ones(3), nx.ones(2), method="fast")

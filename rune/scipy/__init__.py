@@ -1,6 +1,6 @@
-"""`rune.scipy`: scipy's special functions and distributions, differentiable.
+"""`rune.scipy`: scipy's special functions, distributions and convolutions, differentiable.
 
-Mirrors the names of `scipy.special` and `scipy.stats` that HIPS autograd and
+Mirrors the names of `scipy.special`, `scipy.stats` and `scipy.signal` that HIPS autograd and
 `jax.scipy` offer, computed with numpy and Python's `math` (scipy is not a
 dependency). The primitives are in rune/primitives/special.py; everything
 else is a composition of `rune.nx` functions, so every transformation
@@ -14,6 +14,6 @@ float64 [2] [0, 3.178053830347945]
 float64 [] -0.9189385332046727
 """
 
-from . import special, stats
+from . import signal, special, stats
 
-__all__ = ["special", "stats"]
+__all__ = ["signal", "special", "stats"]
