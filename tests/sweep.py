@@ -76,7 +76,7 @@ SWEEP: dict[str, Case] = {
     "nx.where": binary(lambda x, y: nx.where(x > 0, x, y), complex=False),
     # ------------------------------------------------------------ reductions
     **{f"nx.{n}": unary(getattr(nx, n), complex=True) for n in (
-        "sum", "prod", "mean", "var", "std", "cumsum", "cumprod", "logsumexp", "average",
+        "sum", "prod", "mean", "var", "std", "cumsum", "logsumexp", "average",
         "nansum", "nanmean", "nanvar", "nanstd")},
     **{f"nx.{n}": unary(getattr(nx, n)) for n in ("max", "min", "nanmax", "nanmin", "softmax",
                                                    "log_softmax")},
@@ -101,7 +101,6 @@ SWEEP: dict[str, Case] = {
     "nx.take": unary(lambda x: nx.take(x, nx.array([2, 0, 2]), axis=1), complex=True),
     "nx.diagonal": unary(nx.diagonal, complex=True),
     "nx.trace": unary(nx.trace, complex=True),
-    "nx.diff": unary(lambda x: nx.diff(x, n=2), complex=True),
     "nx.gradient": unary(lambda x: nx.gradient(x, 0.5, axis=1, edge_order=2), complex=True),
     # -------------------------------------------------------------- products
     "nx.matmul": Case(nx.matmul, (((2, 3), -1, 1), ((3, 2), -1, 1)), True),
@@ -167,7 +166,7 @@ NO_DERIVATIVE: dict[str, str] = {
         "full_like", "arange", "linspace", "eye")},
     **{f"nx.{n}": "piecewise constant: derivative zero (the sweep's zero rows are in "
                   "test_nx_elementwise)" for n in (
-        "floor", "ceil", "round", "trunc", "sign", "floor_divide")},
+        "floor", "ceil", "round", "sign", "floor_divide")},
     **{f"nx.{n}": "boolean output" for n in (
         "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
         "logical_or", "logical_xor", "logical_not", "isnan", "isfinite", "isinf", "all", "any",

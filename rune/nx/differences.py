@@ -1,4 +1,4 @@
-"""Differences and products of sequences: diff, gradient, cross, vdot, convolve, correlate.
+"""Differences and products of sequences: gradient, cross, vdot, convolve, correlate.
 
 Compositions of slices, arithmetic and (for convolve and correlate) the
 bilinear `convolve` primitive of rune/primitives/convolution.py, so each is
@@ -18,7 +18,7 @@ from ..primitives import shape as _s
 from .creation import as_tensor
 from .reductions import normalize_axis
 
-__all__ = ["diff", "gradient", "cross", "vdot", "convolve", "correlate"]
+__all__ = ["gradient", "cross", "vdot", "convolve", "correlate"]
 
 
 def _along(x, axis, start, stop):
@@ -26,49 +26,6 @@ def _along(x, axis, start, stop):
     n = x.shape[axis]
     start, stop, _ = slice(start, stop).indices(n)
     return _ix.slice_axis(x, axis, start, max(start, stop))
-
-
-def diff(a, n=1, axis=-1, prepend=None, append=None):
-    """The n-th discrete difference along axis: a[1:] - a[:-1], n times.
-
-    Args:
-      a: a tensor, numpy array or nested list.
-      n: how many times to take the difference (0 gives a).
-      axis: the axis along which to take it (default the last).
-      prepend, append: values joined to a along axis first (a number is
-        broadcast to a's other axes), as numpy does.
-
-    Raises:
-      TypeError: a is not numeric.
-      ValueError: n is negative, a is 0-d, or axis is out of range.
-
-    >>> from rune import nx
-    >>> print(nx.diff(nx.array([1.0, 4.0, 9.0, 16.0])))
-    float64 [3] [3, 5, 7]
-    >>> print(nx.diff(nx.array([1.0, 4.0, 9.0, 16.0]), prepend=0.0))
-    float64 [4] [1, 3, 5, 7]
-    """
-    a = as_tensor(a, "nx.diff")
-    if not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"nx.diff: n must be a non-negative int, got {n!r}")
-    if a.ndim == 0:
-        raise ValueError("nx.diff: a is 0-d; diff needs at least one axis")
-    axis = normalize_axis(axis, a.ndim, "nx.diff")
-    parts = [_joined(extra, a, axis) if extra is not None else None for extra in (prepend, append)]
-    if any(p is not None for p in parts):
-        a = _s.concatenate(*[p for p in (parts[0], a, parts[1]) if p is not None], axis=axis)
-    for _ in range(n):
-        a = _e.subtract(_along(a, axis, 1, None), _along(a, axis, 0, -1))
-    return a
-
-
-def _joined(extra, a, axis):
-    """prepend or append as a tensor to join to a along axis (a number is broadcast)."""
-    extra = as_tensor(extra, "nx.diff")
-    if extra.ndim == 0:
-        shape = a.shape[:axis] + (1,) + a.shape[axis + 1:]
-        extra = _s.broadcast_to(_s.reshape(extra, shape=(1,) * a.ndim), shape=shape)
-    return extra
 
 
 def gradient(f, *varargs, axis=None, edge_order=1):

@@ -1,5 +1,5 @@
 """More elementwise math: base-2 exponentials, roots, hypot, log-sum-exp of two,
-angles, sinc, nan-ignoring extrema, truncation, nan_to_num, complex tests.
+angles, sinc, nan-ignoring extrema, nan_to_num, complex tests.
 
 The notes of `math.py` hold (numpy's broadcasting and promotion, kinks as
 DESIGN.md decides). New kinks here: hypot's derivative at the origin is 0
@@ -21,7 +21,7 @@ from .tensor import call_broadcasting
 
 __all__ = [
     "exp2", "cbrt", "hypot", "logaddexp", "logaddexp2", "deg2rad", "rad2deg", "radians",
-    "degrees", "sinc", "fabs", "fmax", "fmin", "trunc", "nan_to_num", "real_if_close",
+    "degrees", "sinc", "fabs", "fmax", "fmin", "nan_to_num", "real_if_close",
     "iscomplex", "isreal",
 ]
 
@@ -222,22 +222,6 @@ def fmin(x1, x2):
     float64 [2] [1, 0.5]
     """
     return _nan_ignoring("nx.fmin", _e.minimum, x1, x2)
-
-
-def trunc(x):
-    """x rounded toward zero; piecewise constant (derivative zero).
-
-    Args:
-      x: a real tensor, numpy array or number.
-
-    Raises:
-      TypeError: x is complex, or not numeric.
-
-    >>> from rune import nx
-    >>> print(nx.trunc(nx.array([-1.7, 1.7])))
-    float64 [2] [-1, 1]
-    """
-    return _e.trunc(real_tensor(x, "nx.trunc"))
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):

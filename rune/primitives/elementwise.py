@@ -356,7 +356,6 @@ def _piecewise_constant(name, impl, arity=2):
 
 floor = _piecewise_constant("floor", np.floor, 1)
 ceil = _piecewise_constant("ceil", np.ceil, 1)
-trunc = _piecewise_constant("trunc", np.trunc, 1)
 round_ = _piecewise_constant("round", np.round, "params")  # round_: not to shadow the builtin
 floor_divide = _piecewise_constant("floor_divide", np.floor_divide)
 equal = _piecewise_constant("equal", np.equal)

@@ -1,11 +1,9 @@
-"""Statistics: weighted average, the nan-ignoring reductions, cumprod.
+"""Averages: the weighted average and the nan-ignoring reductions.
 
 Compositions of the reduction and elementwise primitives. The nan-ignoring
 ones replace nan by a neutral value with `where`, so the derivative at a nan
 entry is zero, and elsewhere is that of the plain reduction. A slice with no
 numbers gives nan as numpy does (0 for nansum), without numpy's warning.
-cumprod multiplies in a scan (no division), so its derivative is exact where
-elements are zero, to any order.
 """
 
 from __future__ import annotations
@@ -16,9 +14,9 @@ from ..primitives import elementwise as _e
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from .creation import as_tensor
-from .reductions import normalize_axes, normalize_axis
+from .reductions import normalize_axes
 
-__all__ = ["average", "nansum", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin", "cumprod"]
+__all__ = ["average", "nansum", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin"]
 
 
 def average(a, axis=None, weights=None, returned=False, keepdims=False):
@@ -228,33 +226,3 @@ def nanmin(a, axis=None, keepdims=False):
     float64 [] 1
     """
     return _nan_extremum(a, axis, keepdims, "nx.nanmin", _r.min, np.inf)
-
-
-def cumprod(a, axis=None):
-    """The running product along `axis` (of the flattened a if axis is None).
-
-    Computed by multiplications only, so the derivative is exact where
-    entries are zero (a derivative through a division would be nan there).
-
-    Args:
-      a: a tensor, numpy array or nested list.
-      axis: an int, or None to flatten a first.
-
-    Raises:
-      TypeError: a is not numeric.
-      ValueError: axis out of range.
-
-    >>> from rune import nx
-    >>> print(nx.cumprod(nx.array([2.0, 3.0, 0.0, 4.0])))
-    float64 [4] [2, 6, 0, 0]
-    """
-    a = as_tensor(a, "nx.cumprod")
-    if axis is None:
-        a, axis = _s.reshape(a, shape=(a.size,)), 0
-    axis = normalize_axis(axis, a.ndim, "nx.cumprod")
-    if a.shape[axis] == 0:
-        return a
-    last = a.ndim - 1
-    moved = _s.moveaxis(a, axis, last)
-    out = _e.multiply(_r._exclusive_products(moved), moved)
-    return _s.moveaxis(out, last, axis)
