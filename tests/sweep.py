@@ -175,3 +175,9 @@ NO_DERIVATIVE: dict[str, str] = {
     "nx.allclose": "returns a Python bool",
     "nx.random.default_rng": "a random generator (its draws are constants)",
 }
+
+# Issue 20's builders from numbers (their table, tests/test_nx_names.py, checks
+# them against numpy as CONSTANTS without naming them): counted once they exist.
+ISSUE_20_BUILDERS = {f"nx.{n}": "builds a tensor from numbers" for n in (
+    "tri", "tril_indices", "triu_indices", "indices", "identity", "empty", "empty_like",
+    "logspace", "geomspace")}
