@@ -9,6 +9,8 @@ transformations pass to a function.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 
@@ -325,59 +327,54 @@ class Tensor:
         """Limited to [a_min, a_max] (`nx.clip`)."""
         return _ops.clip(self, a_min, a_max)
 
-    # Reductions, by the nx functions of the same names. numpy.sum(t) and its
-    # friends call these with dtype= and out= (see `_numpy_options`).
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+    # Reductions, by the nx functions of the same names.
+    def sum(self, axis=None, keepdims=False):
         """The sum over `axis` (all axes by default): `nx.sum(t, ...)`."""
-        return _ops.sum(_numpy_options(self, "sum", dtype, out), axis=axis, keepdims=keepdims)
+        return _ops.sum(self, axis=axis, keepdims=keepdims)
 
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+    def mean(self, axis=None, keepdims=False):
         """The mean over `axis`: `nx.mean(t, ...)`."""
-        return _ops.mean(_numpy_options(self, "mean", dtype, out), axis=axis, keepdims=keepdims)
+        return _ops.mean(self, axis=axis, keepdims=keepdims)
 
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+    def prod(self, axis=None, keepdims=False):
         """The product over `axis`: `nx.prod(t, ...)`."""
-        return _ops.prod(_numpy_options(self, "prod", dtype, out), axis=axis, keepdims=keepdims)
+        return _ops.prod(self, axis=axis, keepdims=keepdims)
 
-    def max(self, axis=None, out=None, keepdims=False):
+    def max(self, axis=None, keepdims=False):
         """The largest element over `axis`: `nx.max(t, ...)`."""
-        return _ops.max(_numpy_options(self, "max", None, out), axis=axis, keepdims=keepdims)
+        return _ops.max(self, axis=axis, keepdims=keepdims)
 
-    def min(self, axis=None, out=None, keepdims=False):
+    def min(self, axis=None, keepdims=False):
         """The smallest element over `axis`: `nx.min(t, ...)`."""
-        return _ops.min(_numpy_options(self, "min", None, out), axis=axis, keepdims=keepdims)
+        return _ops.min(self, axis=axis, keepdims=keepdims)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    def var(self, axis=None, keepdims=False, ddof=0):
         """The variance over `axis`: `nx.var(t, ...)`."""
-        return _ops.var(_numpy_options(self, "var", dtype, out), axis=axis, keepdims=keepdims,
-                        ddof=ddof)
+        return _ops.var(self, axis=axis, keepdims=keepdims, ddof=ddof)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    def std(self, axis=None, keepdims=False, ddof=0):
         """The standard deviation over `axis`: `nx.std(t, ...)`."""
-        return _ops.std(_numpy_options(self, "std", dtype, out), axis=axis, keepdims=keepdims,
-                        ddof=ddof)
+        return _ops.std(self, axis=axis, keepdims=keepdims, ddof=ddof)
 
-    def argmax(self, axis=None, out=None, keepdims=False):
+    def argmax(self, axis=None, keepdims=False):
         """The index of the largest element over `axis`: `nx.argmax(t, ...)`."""
-        return _ops.argmax(_numpy_options(self, "argmax", None, out), axis=axis,
-                           keepdims=keepdims)
+        return _ops.argmax(self, axis=axis, keepdims=keepdims)
 
-    def argmin(self, axis=None, out=None, keepdims=False):
+    def argmin(self, axis=None, keepdims=False):
         """The index of the smallest element over `axis`: `nx.argmin(t, ...)`."""
-        return _ops.argmin(_numpy_options(self, "argmin", None, out), axis=axis,
-                           keepdims=keepdims)
+        return _ops.argmin(self, axis=axis, keepdims=keepdims)
 
-    def cumsum(self, axis=None, dtype=None, out=None):
+    def cumsum(self, axis=None):
         """The running sum along `axis`: `nx.cumsum(t, ...)`."""
-        return _ops.cumsum(_numpy_options(self, "cumsum", dtype, out), axis=axis)
+        return _ops.cumsum(self, axis=axis)
 
-    def all(self, axis=None, out=None, keepdims=False):
+    def all(self, axis=None, keepdims=False):
         """Whether every element over `axis` is true: `nx.all(t, ...)`."""
-        return _ops.all(_numpy_options(self, "all", None, out), axis=axis, keepdims=keepdims)
+        return _ops.all(self, axis=axis, keepdims=keepdims)
 
-    def any(self, axis=None, out=None, keepdims=False):
+    def any(self, axis=None, keepdims=False):
         """Whether some element over `axis` is true: `nx.any(t, ...)`."""
-        return _ops.any(_numpy_options(self, "any", None, out), axis=axis, keepdims=keepdims)
+        return _ops.any(self, axis=axis, keepdims=keepdims)
 
     def __getitem__(self, index):
         """Indexing and slicing as numpy's basic and advanced indexing (`nx.getitem`)."""
@@ -432,6 +429,24 @@ def _numpy_options(tensor, method, dtype, out):
         raise TypeError(f"Tensor.{method}: out= is not supported (tensors are immutable); "
                         f"use the tensor it returns")
     return tensor if dtype is None else _ops.astype(tensor, dtype)
+
+
+def _accepting_numpy_keywords(method):
+    """`method` also taking numpy's dtype= and out= keywords (see `_numpy_options`)."""
+
+    @functools.wraps(method)
+    def wrapped(self, *args, dtype=None, out=None, **kwargs):
+        return method(_numpy_options(self, method.__name__, dtype, out), *args, **kwargs)
+
+    return wrapped
+
+
+# numpy's reductions (numpy.sum(t), numpy.mean(t)...) call these methods with
+# dtype= and out=: each reduction method the class has accepts them.
+for _name in ("sum", "mean", "prod", "max", "min", "var", "std", "argmax", "argmin", "cumsum",
+              "cumprod", "all", "any"):
+    if _name in vars(Tensor):
+        setattr(Tensor, _name, _accepting_numpy_keywords(vars(Tensor)[_name]))
 
 
 # The operations that the methods call need Tensor themselves, so they are
