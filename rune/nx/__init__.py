@@ -7,6 +7,7 @@ composition of primitives, so every transformation applies to it.
 import sys as _sys
 
 from . import comparisons, creation, dtypes, indexing, math, products, reductions, shapes
+from . import updates  # noqa: F401  (Tensor.at)
 from . import tensor as _tensor
 from .tensor import Tensor, TracedValueError
 from .dtypes import *  # noqa: F403

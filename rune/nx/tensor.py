@@ -169,6 +169,23 @@ class Tensor:
         """The imaginary part (`nx.imag(t)`)."""
         return _ops.imag(self)
 
+    @property
+    def at(self):
+        """Functional indexed updates, as JAX's: `t.at[index].set(v)` is t with v
+        written at index (a new tensor; t does not change). Also `.add`,
+        `.multiply`, `.divide`, `.min`, `.max` and `.get` (see `IndexUpdate`
+        in rune/nx/updates.py): repeated integer indices accumulate, except in
+        `set`, where the last wins. Differentiable in t and in v.
+
+        >>> from rune import nx
+        >>> t = nx.zeros((2, 3))
+        >>> print(t.at[0, 1:].set(1.0).at[[1, 1], 0].add(2.0))
+        float64 [2, 3]
+        [[0, 1, 1],
+         [4, 0, 0]]
+        """
+        return _ops.updates.IndexUpdates(self)
+
     # -------------------------------------------------------- reading values
     def _concrete(self, read, lossless=False):
         """The numpy value behind this tensor; tracers override (see core).
