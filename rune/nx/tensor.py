@@ -395,6 +395,10 @@ class Tensor:
         """Indexing and slicing as numpy's basic and advanced indexing (`nx.getitem`)."""
         return _ops.getitem(self, index)
 
+    def __setitem__(self, index, value):
+        raise TypeError("'Tensor' object does not support item assignment: tensors never "
+                        "change; t.at[index].set(value) returns the updated tensor")
+
     # Operators call the primitives directly: they are the hot path of user code.
     __add__, __radd__ = _binary("add", "+"), _binary("add", "+", reflected=True)
     __sub__, __rsub__ = _binary("subtract", "-"), _binary("subtract", "-", reflected=True)
