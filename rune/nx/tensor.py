@@ -160,6 +160,11 @@ class Tensor:
         return _ops.transpose(self)
 
     @property
+    def mT(self) -> Tensor:
+        """The tensor with its last two axes swapped (`nx.matrix_transpose(t)`)."""
+        return _ops.matrix_transpose(self)
+
+    @property
     def real(self) -> Tensor:
         """The real part (`nx.real(t)`)."""
         return _ops.real(self)
