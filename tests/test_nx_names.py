@@ -6,8 +6,9 @@ whose output does not move with the input, marked as having none.
 One table: `Case(name, f, args, reference, grads)`. `f` takes tensors,
 `reference` the same arguments as numpy arrays; `grads` is "check" (run
 check_grads to order 2), "once" (order 1: the rule's own derivative raises),
-or "none" (piecewise constant: the derivative is zero, or the output is an
-integer or bool tensor).
+"none" (piecewise constant: the derivative is zero, or the output is an
+integer or bool tensor), or "ties" (the inputs tie on purpose, where central
+differences cannot see a derivative: a test of its own checks it).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class Case:
     f: Callable
     args: tuple
     reference: Callable
-    grads: str = "check"   # "check", "once" or "none"
+    grads: str = "check"   # "check", "once", "none" or "ties"
     batch: bool = True     # vmap over the first axis of every argument
     jit: bool = True
 
@@ -73,6 +74,72 @@ CASES = [
          lambda a: np.linalg.matrix_norm(a, ord=np.inf)),
     Case("linalg.svdvals", nx.linalg.svdvals, (RNG.standard_normal((2, 3, 4)),),
          np.linalg.svdvals, grads="once"),
+    # sorting and searching
+    Case("sort", nx.sort, (A,), np.sort),
+    Case("sort axis 0", lambda a: nx.sort(a, axis=0), (A,), lambda a: np.sort(a, axis=0)),
+    Case("sort flat descending", lambda a: nx.sort(a, axis=None, descending=True), (A,),
+         lambda a: np.sort(a, axis=None)[::-1]),
+    Case("sort complex", nx.sort, (A + 1j * POS,), np.sort),
+    Case("Tensor.sort", lambda a: a.sort(axis=0), (A,), lambda a: np.sort(a, axis=0)),
+    Case("argsort", nx.argsort, (A,), np.argsort, grads="none"),
+    Case("argsort ties", lambda a: nx.argsort(a, axis=0, descending=True),
+         (np.array([[1.0, 2.0], [1.0, 3.0], [2.0, 2.0]]),),
+         lambda a: np.argsort(-a, axis=0, kind="stable"), grads="none"),
+    Case("Tensor.argsort", lambda a: a.argsort(), (A,), np.argsort, grads="none"),
+    Case("partition", lambda a: nx.partition(a, 2), (A,), lambda a: np.partition(a, 2)),
+    Case("partition kths", lambda a: nx.partition(a, (0, 2), axis=0), (A.T,),
+         lambda a: np.partition(a, (0, 2), axis=0)),
+    Case("argpartition", lambda a: nx.argpartition(a, 1), (A,),
+         lambda a: np.argpartition(a, 1), grads="none"),
+    Case("searchsorted", lambda a, v: nx.searchsorted(a, v, side="right"),
+         (np.sort(V), np.array([[-0.5, 0.0], [0.3, 9.0]])),
+         lambda a, v: np.searchsorted(a, v, side="right"), grads="none"),
+    Case("searchsorted sorter", lambda a, v: nx.searchsorted(a, v, sorter=nx.argsort(a)),
+         (V, A), lambda a, v: np.searchsorted(a, v, sorter=np.argsort(a)), grads="none"),
+    Case("Tensor.searchsorted", lambda a, v: a.searchsorted(v), (np.sort(V), A),
+         lambda a, v: a.searchsorted(v), grads="none"),
+    Case("lexsort", lambda a, b: nx.lexsort([a, b]),
+         (np.array([3.0, 1.0, 2.0, 1.0]), np.array([1.0, 0.0, 1.0, 0.0])),
+         lambda a, b: np.lexsort([a, b]), grads="none"),
+    Case("lexsort axis 0", lambda a: nx.lexsort(nx.round(a), axis=0), (np.stack([A, A]) * 2,),
+         lambda a: np.lexsort(np.round(a), axis=0), grads="none"),
+    Case("nonzero", nx.nonzero, (np.round(A),), np.nonzero, grads="none", batch=False,
+         jit=False),
+    Case("Tensor.nonzero", lambda a: a.nonzero(), (np.round(A),), np.nonzero, grads="none",
+         batch=False, jit=False),
+    Case("nonzero size", lambda a: nx.nonzero(a, size=14, fill_value=-1), (np.round(A),),
+         lambda a: tuple(np.pad(i[:14], (0, 14 - len(i[:14])), constant_values=-1)
+                         for i in np.nonzero(a)), grads="none"),
+    Case("flatnonzero", nx.flatnonzero, (np.round(A),), np.flatnonzero, grads="none",
+         batch=False, jit=False),
+    Case("flatnonzero size", lambda a: nx.flatnonzero(a, size=3), (np.round(A),),
+         lambda a: np.flatnonzero(a)[:3], grads="none"),
+    Case("argwhere", nx.argwhere, (np.round(A),), np.argwhere, grads="none", batch=False,
+         jit=False),
+    Case("argwhere size", lambda a: nx.argwhere(a, size=2), (np.round(A),),
+         lambda a: np.argwhere(a)[:2], grads="none"),
+    Case("unique", lambda a: nx.unique(a, return_index=True, return_inverse=True,
+                                       return_counts=True),
+         (np.round(A * 2) / 2,), lambda a: np.unique(a, return_index=True, return_inverse=True,
+                                                     return_counts=True),
+         grads="ties", batch=False, jit=False),
+    Case("unique distinct", nx.unique, (V,), np.unique, batch=False, jit=False),
+    Case("unique nan", nx.unique, (np.array([np.nan, 1.0, np.nan, 0.0]),), np.unique,
+         grads="ties", batch=False, jit=False),
+    Case("unique size", lambda a: nx.unique(a, size=20, fill_value=-9.0, return_counts=True),
+         (np.round(A),), lambda a: (
+             np.pad(np.unique(a), (0, 20 - np.unique(a).size), constant_values=-9.0),
+             np.pad(np.unique(a, return_counts=True)[1], (0, 20 - np.unique(a).size))),
+         grads="ties"),
+    Case("isin", lambda a, b: nx.isin(a, b), (np.round(A), np.array([0.0, 1.0, np.nan])),
+         lambda a, b: np.isin(a, b), grads="none"),
+    Case("isin invert", lambda a, b: nx.isin(a, b, invert=True), (np.round(A), np.zeros(0)),
+         lambda a, b: np.isin(a, b, invert=True), grads="none"),
+    Case("digitize", lambda x, b: nx.digitize(x, b), (A, np.array([-1.0, 0.0, 0.5])),
+         np.digitize, grads="none"),
+    Case("digitize decreasing right", lambda x, b: nx.digitize(x, b, right=True),
+         (A, np.array([0.5, 0.0, -1.0])), lambda x, b: np.digitize(x, b, right=True),
+         grads="none", batch=False, jit=False),
 ]
 
 
@@ -131,7 +198,8 @@ def _differentiable(args):
     return [i for i, a in enumerate(args) if np.asarray(a).dtype.kind in "fc"]
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.grads != "none"], ids=_ids)
+@pytest.mark.parametrize("case", [c for c in CASES if c.grads in ("check", "once")],
+                         ids=_ids)
 def test_derivatives_agree_with_central_differences(case):
     args = _tensors(case.args)
     rune.check_grads(case.f, args, order=2 if case.grads == "check" else 1)
@@ -148,3 +216,36 @@ def test_piecewise_constant_names_have_a_zero_derivative(case):
                 total = total + nx.sum(nx.astype(o, nx.float64))
             return total
         assert np.all(rune.grad(f)(args[i]).numpy() == 0)
+
+
+def test_tied_elements_pass_the_derivative_of_the_first():
+    x = nx.array([3.0, 1.0, 3.0, 2.0, 1.0])
+    weights = nx.array([1.0, 10.0, 100.0])
+    g = rune.grad(lambda x: nx.sum(nx.unique(x) * weights))(x)
+    assert g.tolist() == [100, 1, 0, 10, 0]
+    g = rune.jit(rune.grad(lambda x: nx.sum(nx.unique(x, size=3) * weights)))(x)
+    assert g.tolist() == [100, 1, 0, 10, 0]
+    # sort: the stable order puts the first of equal elements first
+    g = rune.grad(lambda x: nx.sum(nx.sort(x) * nx.arange(5.0)))(x)
+    assert g.tolist() == [3, 0, 4, 2, 1]
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: rune.jit(nx.unique)(nx.array([1.0, 2.0])), rune.TracedValueError,
+     "nx.unique: the number of distinct values depends on the values.*pass size="),
+    (lambda: rune.vmap(nx.nonzero)(nx.ones((2, 2))), rune.TracedValueError,
+     "nx.nonzero: the number of nonzero elements depends"),
+    (lambda: nx.nonzero(nx.array(1.0)), ValueError, "0-d tensor"),
+    (lambda: nx.nonzero(nx.ones(2), size=-1), TypeError, "size must be a non-negative int"),
+    (lambda: nx.searchsorted(nx.ones((2, 2)), 1.0), ValueError, "a must be 1-d"),
+    (lambda: nx.searchsorted(nx.ones(2), 1.0, side="middle"), ValueError, "'left' or 'right'"),
+    (lambda: nx.lexsort([]), ValueError, "at least one key"),
+    (lambda: nx.lexsort([nx.ones(2), nx.ones(3)]), ValueError, "different shapes"),
+    (lambda: nx.digitize(nx.ones(2), nx.array([1.0, 3.0, 2.0])), ValueError,
+     "increasing or decreasing"),
+    (lambda: nx.partition(nx.ones(3), 3), ValueError, "kth 3 is out of range"),
+    (lambda: nx.sort(nx.ones(3), axis=1), ValueError, "axis 1 is out of range"),
+])
+def test_errors_name_the_function_and_the_problem(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -388,6 +388,27 @@ class Tensor:
         """The running sum along `axis`: `nx.cumsum(t, ...)`."""
         return _ops.cumsum(self, axis=axis)
 
+    def cumprod(self, axis=None):
+        """The running product along `axis`: `nx.cumprod(t, ...)`."""
+        return _ops.cumprod(self, axis=axis)
+
+    def sort(self, axis=-1, *, descending=False, stable=True):
+        """The tensor sorted along `axis`, a new tensor (as JAX's; numpy's sorts in
+        place): `nx.sort(t, ...)`."""
+        return _ops.sort(self, axis, descending=descending, stable=stable)
+
+    def argsort(self, axis=-1, *, descending=False, stable=True):
+        """The indices that sort the tensor along `axis`: `nx.argsort(t, ...)`."""
+        return _ops.argsort(self, axis, descending=descending, stable=stable)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        """Where v's elements go in this sorted vector: `nx.searchsorted(t, v, ...)`."""
+        return _ops.searchsorted(self, v, side=side, sorter=sorter)
+
+    def nonzero(self, *, size=None, fill_value=None):
+        """The indices of the nonzero elements, one tensor per axis: `nx.nonzero(t)`."""
+        return _ops.nonzero(self, size=size, fill_value=fill_value)
+
     def all(self, axis=None, keepdims=False):
         """Whether every element over `axis` is true: `nx.all(t, ...)`."""
         return _ops.all(self, axis=axis, keepdims=keepdims)
