@@ -27,6 +27,7 @@ A = RNG.standard_normal((3, 4))
 V = RNG.standard_normal(5)
 M = RNG.standard_normal((4, 4))
 POS = np.abs(RNG.standard_normal((3, 4))) + 0.5
+EDGES = np.array([-2.0, -0.5, 0.0, 3.0])
 
 
 @dataclass
@@ -140,6 +141,70 @@ CASES = [
     Case("digitize decreasing right", lambda x, b: nx.digitize(x, b, right=True),
          (A, np.array([0.5, 0.0, -1.0])), lambda x, b: np.digitize(x, b, right=True),
          grads="none", batch=False, jit=False),
+    # statistics
+    Case("quantile", lambda a: nx.quantile(a, nx.array([0.1, 0.5, 1.0]), axis=1), (A,),
+         lambda a: np.quantile(a, [0.1, 0.5, 1.0], axis=1)),
+    Case("quantile q", lambda a, q: nx.quantile(a, q), (V, np.array([0.3, 0.77])),
+         lambda a, q: np.quantile(a, q)),
+    Case("quantile keepdims axes", lambda a: nx.quantile(a, 0.3, axis=(0, 2), keepdims=True),
+         (RNG.standard_normal((3, 2, 4)),),
+         lambda a: np.quantile(a, 0.3, axis=(0, 2), keepdims=True)),
+    *[Case(f"quantile {m}", lambda a, m=m: nx.quantile(a, nx.array([0.2, 0.5, 0.9]), axis=0,
+                                                          method=m),
+           (A,), lambda a, m=m: np.quantile(a, [0.2, 0.5, 0.9], axis=0, method=m))
+      for m in ("lower", "higher", "midpoint", "nearest")],
+    Case("percentile", lambda a: nx.percentile(a, 40, axis=0), (A,),
+         lambda a: np.percentile(a, 40, axis=0)),
+    Case("median", lambda a: nx.median(a, axis=1), (A,), lambda a: np.median(a, axis=1)),
+    Case("median odd", nx.median, (V,), np.median),
+    Case("ptp", lambda a: nx.ptp(a, axis=0), (A,), lambda a: np.ptp(a, axis=0)),
+    Case("cov", nx.cov, (A,), np.cov),
+    Case("cov y columns", lambda a, b: nx.cov(a, b, rowvar=False, ddof=0), (A, POS),
+         lambda a, b: np.cov(a, b, rowvar=False, ddof=0)),
+    Case("cov weights", lambda a, f, w: nx.cov(a, fweights=f, aweights=w), (A, np.array(
+        [1, 2, 1, 3]), POS[0]), lambda a, f, w: np.cov(a, fweights=f, aweights=w)),
+    Case("cov 1-d", nx.cov, (V,), np.cov),
+    Case("cov complex", nx.cov, (A + 1j * POS,), np.cov),
+    Case("corrcoef", nx.corrcoef, (A,), np.corrcoef),
+    Case("corrcoef y", nx.corrcoef, (V, V ** 2), np.corrcoef),
+    Case("count_nonzero", lambda a: nx.count_nonzero(a, axis=1), (np.round(A),),
+         lambda a: np.count_nonzero(a, axis=1), grads="none"),
+    Case("diff", lambda a: nx.diff(a, n=2, axis=0), (A,), lambda a: np.diff(a, n=2, axis=0)),
+    Case("diff prepend append", lambda a: nx.diff(a, prepend=0.0, append=a[:, :1]), (A,),
+         lambda a: np.diff(a, prepend=0.0, append=a[:, :1])),
+    Case("ediff1d", lambda a: nx.ediff1d(a, to_end=[7.0, 8.0], to_begin=-1.0), (A,),
+         lambda a: np.ediff1d(a, to_end=[7.0, 8.0], to_begin=-1.0)),
+    Case("trapezoid", lambda y: nx.trapezoid(y, dx=0.3, axis=0), (A,),
+         lambda y: np.trapezoid(y, dx=0.3, axis=0)),
+    Case("trapezoid x", lambda y, x: nx.trapezoid(y, x), (A, np.sort(POS[0])),
+         lambda y, x: np.trapezoid(y, x)),
+    Case("trapezoid x full", lambda y, x: nx.trapezoid(y, x, axis=0), (A, np.sort(POS, axis=0)),
+         lambda y, x: np.trapezoid(y, x, axis=0)),
+    Case("histogram", lambda a: nx.histogram(a, bins=4), (A,),
+         lambda a: np.histogram(a, bins=4), grads="none", batch=False, jit=False),
+    Case("histogram range", lambda a: nx.histogram(a, bins=5, range=(-1, 1)), (A,),
+         lambda a: np.histogram(a, bins=5, range=(-1, 1)), grads="none"),
+    Case("histogram edges density", lambda a: nx.histogram(a, bins=EDGES, density=True)[0],
+         (A,), lambda a: np.histogram(a, bins=EDGES, density=True)[0], grads="none"),
+    Case("histogram weights", lambda a, w: nx.histogram(a, bins=3, range=(-1, 1),
+                                                        weights=w)[0],
+         (A, POS), lambda a, w: np.histogram(a, bins=3, range=(-1, 1), weights=w)[0]),
+    Case("interp", nx.interp, (np.array([-3.0, -0.4, 0.1, 0.25, 1.7, 5.0]),
+                               np.array([-1.0, 0.0, 0.5, 2.0]), np.array([1.0, -2.0, 3.0, 0.5])),
+         np.interp),
+    Case("interp left right", lambda x, xp, fp: nx.interp(x, xp, fp, left=-7.0, right=7.0),
+         (np.array([-3.0, 0.5, 1.5, 5.0]), np.array([-1.0, 0.0, 2.0]),
+          np.array([1.0, -2.0, 3.0])),
+         lambda x, xp, fp: np.interp(x, xp, fp, left=-7.0, right=7.0)),
+    Case("interp knots", nx.interp, (np.array([-1.0, 0.0, 0.5, 2.0]),
+                                     np.array([-1.0, 0.0, 0.5, 2.0]), np.array([1.0, -2.0, 3.0, 0.5])),
+         np.interp, grads="ties"),
+    Case("polyval", nx.polyval, (V[:3], A), np.polyval),
+    Case("polyfit", lambda x, y: nx.polyfit(x, y, 2), (np.linspace(-1, 1, 7), RNG.standard_normal(
+        7)), lambda x, y: np.polyfit(x, y, 2)),
+    Case("polyfit columns weights", lambda x, y, w: nx.polyfit(x, y, 3, w=w),
+         (np.linspace(0, 2, 6), RNG.standard_normal((6, 2)), np.linspace(1, 2, 6)),
+         lambda x, y, w: np.polyfit(x, y, 3, w=w)),
 ]
 
 
@@ -245,6 +310,19 @@ def test_tied_elements_pass_the_derivative_of_the_first():
      "increasing or decreasing"),
     (lambda: nx.partition(nx.ones(3), 3), ValueError, "kth 3 is out of range"),
     (lambda: nx.sort(nx.ones(3), axis=1), ValueError, "axis 1 is out of range"),
+    (lambda: nx.quantile(nx.ones(3), 1.5), ValueError, r"q must be in \[0, 1\]"),
+    (lambda: nx.percentile(nx.ones(3), -1), ValueError, r"q must be in \[0, 100\]"),
+    (lambda: nx.quantile(nx.ones(3), 0.5, method="weibull"), ValueError, "unknown method"),
+    (lambda: nx.quantile(nx.ones(0), 0.5), ValueError, "no elements"),
+    (lambda: nx.cov(nx.ones((2, 2, 2))), ValueError, "more than 2 axes"),
+    (lambda: nx.cov(nx.ones((2, 3)), fweights=nx.ones(2)), ValueError, r"shape \(3,\)"),
+    (lambda: nx.diff(nx.ones(3), n=-1), ValueError, "non-negative int"),
+    (lambda: rune.jit(lambda a: nx.histogram(a)[0])(nx.ones(3)), rune.TracedValueError,
+     "give range="),
+    (lambda: nx.histogram(nx.ones(3), bins=nx.array([2.0, 1.0])), ValueError, "increasing"),
+    (lambda: nx.interp(nx.ones(2), nx.ones(3), nx.ones(2)), ValueError, "one nonzero length"),
+    (lambda: nx.polyval(nx.ones((2, 2)), 1.0), ValueError, "p must be 1-d"),
+    (lambda: nx.polyfit(nx.ones(3), nx.ones(4), 1), ValueError, "x's length"),
 ])
 def test_errors_name_the_function_and_the_problem(call, error, message):
     with pytest.raises(error, match=message):
