@@ -7,7 +7,7 @@ composition of primitives, so every transformation applies to it.
 import sys as _sys
 
 from . import aliases, comparisons, creation, dtypes, indexing, math, products, reductions, shapes
-from . import sorting, statistics
+from . import building, elementwise, sorting, statistics
 from . import updates  # noqa: F401  (Tensor.at)
 from . import tensor as _tensor
 from .tensor import Tensor, TracedValueError
@@ -19,6 +19,8 @@ from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .products import *  # noqa: F403
+from .elementwise import *  # noqa: F403
+from .building import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .statistics import *  # noqa: F403
 from .aliases import *  # noqa: F403
@@ -32,6 +34,7 @@ _tensor._ops = _sys.modules[__name__]
 _tensor._functions.update(
     (name, f) for name, f in vars(_elementwise).items() if hasattr(f, "primitive"))
 
-_families = (dtypes, creation, math, comparisons, reductions, shapes, indexing, products, sorting, statistics, aliases)
+_families = (dtypes, creation, math, elementwise, comparisons, reductions, shapes, building,
+             indexing, products, sorting, statistics, aliases)
 __all__ = ["Tensor", "TracedValueError", "linalg", "random"] + [
     name for family in _families for name in family.__all__]

@@ -417,6 +417,34 @@ class Tensor:
         """Whether some element over `axis` is true: `nx.any(t, ...)`."""
         return _ops.any(self, axis=axis, keepdims=keepdims)
 
+    def dot(self, other):
+        """The dot product with other (`nx.dot(t, other)`)."""
+        return _ops.dot(self, other)
+
+    def swapaxes(self, axis1, axis2):
+        """The tensor with two axes exchanged (`nx.swapaxes`)."""
+        return _ops.swapaxes(self, axis1, axis2)
+
+    def repeat(self, repeats, axis=None):
+        """Each element repeated along `axis` (`nx.repeat`)."""
+        return _ops.repeat(self, repeats, axis)
+
+    def take(self, indices, axis=None):
+        """Elements at `indices` along `axis` (`nx.take`)."""
+        return _ops.take(self, indices, axis)
+
+    def trace(self, offset=0, axis1=0, axis2=1):
+        """The sum of a diagonal (`nx.trace`)."""
+        return _ops.trace(self, offset, axis1, axis2)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        """A diagonal, as the last axis (`nx.diagonal`)."""
+        return _ops.diagonal(self, offset, axis1, axis2)
+
+    def copy(self):
+        """A tensor with the same values (`nx.copy`)."""
+        return _ops.copy(self)
+
     def __getitem__(self, index):
         """Indexing and slicing as numpy's basic and advanced indexing (`nx.getitem`)."""
         return _ops.getitem(self, index)
