@@ -177,10 +177,23 @@ class Tensor:
     @property
     def at(self):
         """Functional indexed updates, as JAX's: `t.at[index].set(v)` is t with v
-        written at index (a new tensor; t does not change). Also `.add`,
-        `.multiply`, `.divide`, `.min`, `.max` and `.get` (see `IndexUpdate`
-        in rune/nx/updates.py): repeated integer indices accumulate, except in
-        `set`, where the last wins. Differentiable in t and in v.
+        written at index, a new tensor (t does not change).
+
+        `t.at[index]` has the methods `set(v)`, `add(v)`, `multiply(v)`,
+        `divide(v)`, `min(v)`, `max(v)` (each returns the updated tensor) and
+        `get()` (`t[index]`). The index is any numpy index: ints, slices,
+        None, `...`, integer arrays (traced ones too) and boolean masks (not
+        traced). v broadcasts to the shape of `t[index]` and takes t's dtype.
+        A place that integer arrays name several times receives every value:
+        `add` sums them, `multiply` multiplies, `min` and `max` take the
+        extremum, and `set` keeps the last, as numpy's `t[index] = v`.
+        Differentiable in t and in v at any order, in both modes, under
+        vmap (batched indices too) and jit.
+
+        Raises (from the methods): IndexError for an index out of range or
+        invalid; ValueError when v does not broadcast to `t[index]`;
+        TypeError for `min`/`max` of complex tensors; rune.TracedValueError
+        for a traced boolean mask.
 
         >>> from rune import nx
         >>> t = nx.zeros((2, 3))
