@@ -8,24 +8,28 @@ places accumulate: `add` sums every value written to one place, `multiply`
 multiplies them, `min` and `max` take the extremum; `set` keeps the last,
 as numpy does.
 
-Two ways, one per kind of index. A basic index (ints, slices, None, `...`)
-places v with the `pad` primitive and selects with a constant mask, so the
-update costs a few whole-tensor operations. An index with integer arrays (or
-a boolean mask, made arrays) is turned into the flat positions it reaches,
-by indexing a tensor of positions with it; v is scattered there
-(`scatter_add`, `scatter_mul`, `scatter_min`, `scatter_max` of
-primitives/indexing.py). Both are differentiable in x and in v, in either
-mode and at any order, batch under vmap (with batched indices too) and
-trace under jit (integer index arrays may be traced; a mask may not).
+Two ways, one per kind of index (primitives/updates.py has the
+primitives). A basic index (ints, slices, None, `...`) never names a place
+twice: the update is `set_slice(x, combine(x[index], v))`, one copy of x.
+An index with integer arrays (or a boolean mask, made arrays) is turned
+into the flat positions it reaches, by indexing a tensor of positions with
+it; `set_at` and `add_at` write or add v there, and `multiply`, `min` and
+`max` combine x with `scatter_mul`, `scatter_min` or `scatter_max` of v.
+All are differentiable in x and in v, in either mode and at any order,
+batch under vmap (with batched indices too) and trace under jit (integer
+index arrays may be traced; a mask may not).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from ..primitives import elementwise as _e
 from ..primitives import indexing as _ix
 from ..primitives import shape as _s
+from ..primitives import updates as _u
 from .creation import as_tensor
 from .indexing import _advanced, _resolve, basic_index, getitem, is_advanced
 from .tensor import Tensor
@@ -165,6 +169,7 @@ def _fitted(values, shape, fn):
 
 _COMBINE = {
     "set": lambda x, v: v,
+    "add": _e.add,
     "multiply": _e.multiply,
     "min": _e.minimum,
     "max": _e.maximum,
@@ -172,47 +177,34 @@ _COMBINE = {
 
 
 def _placed(x, shape, index, values, kind, fn):
-    """The update at a basic index: v padded to x's shape, then selected by a mask."""
+    """The update at a basic index: x[index] combined with v, written back."""
     values = _fitted(values, _ix.sliced_shape(shape, index), fn)
-    placed = _ix.pad(values, shape=shape, index=index, value=0)
-    if kind == "add":
-        return _e.add(x, placed)
-    hit = np.zeros(shape, dtype=bool)
-    hit[_ix.numpy_index(index)] = True
-    return _e.where(Tensor(hit), _COMBINE[kind](x, placed), x)
+    if kind != "set":
+        values = _COMBINE[kind](_ix.slice_(x, index=index) if index else x, values)
+    return _u.set_slice(x, values, index=index)
 
 
 _SCATTER = {
-    "add": (_ix.scatter_add, _e.add),
-    "multiply": (_ix.scatter_mul, _e.multiply),
-    "min": (_ix.scatter_min, _e.minimum),
-    "max": (_ix.scatter_max, _e.maximum),
+    "multiply": (_u.scatter_mul, _e.multiply),
+    "min": (_u.scatter_min, _e.minimum),
+    "max": (_u.scatter_max, _e.maximum),
 }
 
 
 def _scattered(x, shape, resolved, values, kind, fn):
     """The update at an index with integer arrays: v scattered to flat positions."""
-    size = int(np.prod(shape, dtype=np.int64))
+    size = math.prod(shape)
     positions = _advanced(Tensor(np.arange(size).reshape(shape)), shape, resolved)
     values = _fitted(values, tuple(positions.shape), fn)
-    n = int(np.prod(positions.shape, dtype=np.int64))
+    n = math.prod(positions.shape)
     positions = _s.reshape(positions, shape=(n,))
     values = _s.reshape(values, shape=(n,))
     flat = _s.reshape(x, shape=(size,))
     if kind == "set":
-        out = _last_written(flat, positions, values, size)
+        out = _u.set_at(flat, values, positions)
+    elif kind == "add":
+        out = _u.add_at(flat, values, positions)
     else:
         scatter, combine = _SCATTER[kind]
         out = combine(flat, scatter(values, positions, shape=(size,)))
     return _s.reshape(out, shape=shape)
-
-
-def _last_written(flat, positions, values, size):
-    """flat with values written at positions, the last of each repeated position
-    winning (numpy's x[i] = v): the others are zeroed before a scatter_add."""
-    order = Tensor(np.arange(positions.shape[0]))
-    last = _ix.gather(_ix.scatter_max(order, positions, shape=(size,)), positions)
-    kept = _e.where(_e.equal(last, order), values, _e.astype(0, dtype=values.dtype))
-    hit = _e.greater(_ix.scatter_max(Tensor(np.ones(positions.shape[0], np.int8)), positions,
-                                     shape=(size,)), 0)
-    return _e.where(hit, _ix.scatter_add(kept, positions, shape=(size,)), flat)

@@ -9,10 +9,7 @@ Two transpose pairs, each linear in its tensor argument:
   scatter_add(c, *indices) zeros with c added at [i0, i1, ...], repeated
                            indices accumulating (np.add.at): gather's transpose
 
-and three more scatters, not linear, for `x.at[...]` (nx/updates.py):
-scatter_mul, scatter_min and scatter_max combine the values written to one
-place by product, min and max, starting from 1, +inf and -inf (the dtype's
-extremes for integers): np.multiply.at, np.minimum.at, np.maximum.at.
+The functional updates of `x.at[...]` have their own family, updates.py.
 
 `index` is a hashable tuple of entries, each an int, a `(start, stop, step)`
 triple, or None (a new axis of size 1); axes after the last entry are kept
@@ -30,7 +27,6 @@ import numpy as np
 
 from ..core import Primitive, binder
 from ..nx.tensor import Tensor
-from . import elementwise as _e
 from . import shape as _shape
 
 
@@ -201,126 +197,3 @@ scatter_add_p.jvp = _scatter_add_jvp
 scatter_add_p.transpose_rules = _OperandOnly(lambda ct, c, *indices, shape: gather(ct, *indices))
 scatter_add_p.batch = _batch_scatter(scatter_add_p)
 scatter_add = binder(scatter_add_p)
-
-# ------------------------------------------ scatter_mul, scatter_min, scatter_max
-
-
-def _start(dtype, kind):
-    """What a scatter of `kind` starts from where nothing is written."""
-    if kind == "mul":
-        return 1
-    if dtype.kind == "c":
-        raise TypeError(f"scatter_{kind}: complex numbers are not ordered")
-    if dtype.kind == "b":
-        return kind == "min"
-    big = np.inf if dtype.kind == "f" else np.iinfo(dtype).max
-    return big if kind == "min" else (-big if dtype.kind == "f" else np.iinfo(dtype).min)
-
-
-def _scatter_impl(ufunc, kind):
-    def impl(v, *indices, shape):
-        v = np.asarray(v)
-        out = np.full(shape, _start(v.dtype, kind), dtype=v.dtype)
-        ufunc.at(out, indices, v)
-        return out
-    return impl
-
-
-def _others_product(v, indices, shape):
-    """For each value, the product of the other values written to its place.
-
-    No division, so zeros are exact at every order: the values are sorted by
-    place, and scans within each run of one place (`_run_products`) give each
-    value the product of those before it and of those after it.
-    """
-    index_shape = _index_shape(indices)
-    n = int(np.prod(index_shape, dtype=np.int64))
-    rest = tuple(v.shape[len(index_shape):])
-    places = _flat_places(indices, shape[:len(indices)], index_shape)
-    order = _sorting.argsort(places, axis=0, descending=False)
-    places = gather(places, order)
-    values = gather(_shape.reshape(v, shape=(n,) + rest), order)
-    before = _run_products(values, places)
-    after = _reversed(_run_products(_reversed(values), _reversed(places)))
-    others = scatter_add(_e.multiply(before, after), order, shape=(n,) + rest)  # unsorted
-    return _shape.reshape(others, shape=tuple(v.shape))
-
-
-def _flat_places(indices, shape, index_shape):
-    """The row-major position each index reaches in `shape`, as a vector."""
-    place = 0
-    for i, n in zip(indices, shape):
-        place = _e.add(_e.multiply(place, n), _e.mod(i, n))  # mod: negative indices
-    place = _shape.broadcast_to(place, shape=index_shape) if place.shape != index_shape \
-        else place
-    return _shape.reshape(place, shape=(int(np.prod(index_shape, dtype=np.int64)),))
-
-
-def _shifted(x, step, fill):
-    """x moved `step` places down its first axis, the first `step` rows `fill`."""
-    n = x.shape[0]
-    if step >= n:
-        return _e.add(_e.multiply(x, 0), fill)
-    head = slice_(x, index=((0, n - step, 1),))
-    return pad(head, shape=tuple(x.shape), index=((step, n, 1),), value=fill)
-
-
-def _reversed(x):
-    return slice_(x, index=((x.shape[0] - 1, None, -1),)) if x.shape[0] else x
-
-
-def _run_products(values, places):
-    """out[i] = the product of the values before i with the same place (1 if none),
-    places being sorted: a segmented Hillis-Steele scan, log2(n) passes."""
-    column = (values.shape[0],) + (1,) * (len(values.shape) - 1)
-
-    def same_run(step):  # whether the row `step` above is in the same run
-        return _shape.reshape(_e.equal(places, _shifted(places, step, -1)), shape=column)
-
-    products, step = values, 1
-    while step < values.shape[0]:
-        products = _e.multiply(products, _e.where(same_run(step), _shifted(products, step, 1), 1))
-        step *= 2
-    return _e.where(same_run(1), _shifted(products, 1, 1), 1)
-
-
-def _scatter_mul_jvp(primals, tangents, shape):
-    v, *indices = primals
-    out = scatter_mul(v, *indices, shape=shape)
-    if tangents[0] is None:
-        return out, None
-    part = _e.multiply(tangents[0], _others_product(v, indices, shape))
-    return out, scatter_add(part, *indices, shape=shape)
-
-
-def _scatter_extremum_jvp(primals, tangents, shape, prim):
-    """The mean of the tangents of the values that reach the extremum (ties split)."""
-    v, *indices = primals
-    out = prim.call(v, *indices, shape=shape)
-    if tangents[0] is None:
-        return out, None
-    winners = _e.astype(_e.equal(v, gather(out, *indices)), dtype=v.dtype)
-    count = gather(scatter_add(winners, *indices, shape=shape), *indices)
-    share = _e.divide(winners, _e.maximum(count, 1))  # NaN places have no winner: 0
-    return out, scatter_add(_e.multiply(tangents[0], share), *indices, shape=shape)
-
-
-def _scatter(kind, ufunc):
-    prim = Primitive(f"scatter_{kind}", _scatter_impl(ufunc, kind),
-                     lambda v, *indices, shape: (shape, v.dtype))
-    prim.batch = _batch_scatter(prim)
-    if kind == "mul":
-        prim.jvp = _scatter_mul_jvp
-    else:
-        prim.jvp = lambda primals, tangents, shape: _scatter_extremum_jvp(
-            primals, tangents, shape, prim)
-    return binder(prim)
-
-
-scatter_mul = _scatter("mul", np.multiply)
-scatter_min = _scatter("min", np.minimum)
-scatter_max = _scatter("max", np.maximum)
-
-
-# sorting builds on gather; the scatters' rules use its argsort.
-from . import sorting as _sorting  # noqa: E402
