@@ -228,3 +228,48 @@ def test_errors_name_what_is_wrong():
         nx.zeros(2, dtype=nx.complex128).at[0].max(1.0)
     with pytest.raises(rune.TracedValueError, match="boolean mask"):
         rune.jit(lambda x: x.at[x > 0].set(0.0))(nx.ones(2))
+
+
+# --------------------------------------------------------------- properties
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def updates(draw):
+    """A tensor, an index of integer arrays (repeats likely) or slices, values, a kind."""
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
+    index = []
+    for n in shape[:draw(st.integers(1, len(shape)))]:
+        if draw(st.booleans()):
+            index.append(np.array(draw(st.lists(st.integers(-n, n - 1), min_size=1,
+                                                max_size=5))))
+        else:
+            index.append(slice(draw(st.integers(0, n - 1)), None, draw(st.sampled_from([1, 2]))))
+    arrays = [i for i in index if isinstance(i, np.ndarray)]
+    if arrays:  # integer arrays must broadcast together: give them one length
+        length = min(len(i) for i in arrays)
+        index = [i[:length] if isinstance(i, np.ndarray) else i for i in index]
+    index = tuple(index)
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    v = rng.standard_normal(x[index].shape) + 2.0
+    return x, index, v, draw(st.sampled_from(KINDS))
+
+
+@given(updates())
+def test_updates_match_numpy_and_their_pullback_is_the_transpose_of_their_jvp(case):
+    x, index, v, kind = case
+    update = lambda x, v: getattr(x.at[index], kind)(v)  # noqa: E731
+    np.testing.assert_allclose(update(nx.array(x), nx.array(v)).numpy(),
+                               numpy_update(x, index, v, kind), rtol=1e-13)
+    rng = np.random.default_rng(0)
+    tx, tv, u = (nx.array(rng.standard_normal(s)) for s in (x.shape, v.shape, x.shape))
+    out, jv = rune.jvp(update, (nx.array(x), nx.array(v)), (tx, tv))
+    _, pullback = rune.vjp(update, nx.array(x), nx.array(v))
+    gx, gv = pullback(u)
+    left = float(nx.sum(gx * tx) + nx.sum(gv * tv))
+    right = float(nx.sum(u * jv))
+    assert abs(left - right) <= 1e-10 * (1 + abs(left)), (left, right)
