@@ -360,9 +360,7 @@ def tril_indices(n, k=0, m=None):
     >>> print(*nx.tril_indices(2))
     int64 [3] [0, 1, 1] int64 [3] [0, 0, 1]
     """
-    n = _size_arg(n, "nx.tril_indices", "n")
-    m = n if m is None else _size_arg(m, "nx.tril_indices", "m")
-    return tuple(Tensor(i) for i in np.tril_indices(n, _int(k, "nx.tril_indices", "k"), m))
+    return _triangle_indices(np.tril_indices, "nx.tril_indices", n, k, m)
 
 
 def triu_indices(n, k=0, m=None):
@@ -381,9 +379,13 @@ def triu_indices(n, k=0, m=None):
     >>> print(*nx.triu_indices(2))
     int64 [3] [0, 0, 1] int64 [3] [0, 1, 1]
     """
-    n = _size_arg(n, "nx.triu_indices", "n")
-    m = n if m is None else _size_arg(m, "nx.triu_indices", "m")
-    return tuple(Tensor(i) for i in np.triu_indices(n, _int(k, "nx.triu_indices", "k"), m))
+    return _triangle_indices(np.triu_indices, "nx.triu_indices", n, k, m)
+
+
+def _triangle_indices(np_fn, fn, n, k, m):
+    n = _size_arg(n, fn, "n")
+    m = n if m is None else _size_arg(m, fn, "m")
+    return tuple(Tensor(i) for i in np_fn(n, _int(k, fn, "k"), m))
 
 
 def indices(dimensions, dtype=int, sparse=False):
