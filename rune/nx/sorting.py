@@ -14,6 +14,8 @@ with `fill_value`.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..primitives import elementwise as _e
@@ -26,8 +28,9 @@ from .reductions import normalize_axis
 from .tensor import Tensor, TracedValueError
 
 __all__ = [
-    "sort", "argsort", "partition", "argpartition", "searchsorted", "lexsort", "nonzero",
-    "argwhere", "flatnonzero", "unique", "isin", "digitize",
+    "sort", "argsort", "partition", "argpartition", "take_along_axis", "searchsorted",
+    "lexsort", "nonzero", "argwhere", "flatnonzero", "unique", "unique_values",
+    "unique_counts", "unique_inverse", "unique_all", "isin", "digitize",
 ]
 
 _INDEX = np.dtype(np.intp)
@@ -139,6 +142,51 @@ def partition(a, kth, axis=-1):
     a, axis = _along(a, axis, "nx.partition")
     order = _st.argpartition(a, kth=_kth(kth, a.shape[axis], "nx.partition"), axis=axis)
     return _st.take_along_axis(a, order, axis)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """arr's elements at `indices` along `axis`: the companion of argsort and
+    argpartition (`nx.take_along_axis(x, nx.argsort(x), 0)` sorts x).
+    Differentiable in arr.
+
+    Args:
+      arr: a tensor (or numpy array, nested lists).
+      indices: an integer tensor with arr's number of axes; the other axes
+        broadcast against arr's. Negative indices count from the end.
+      axis: the axis to take along (an int), or None for the flattened arr
+        (indices then 1-d).
+
+    Raises:
+      TypeError: arr is not numeric, or indices are not integers.
+      ValueError: indices with another number of axes, shapes that do not
+        broadcast, or axis out of range.
+
+    >>> from rune import nx
+    >>> x = nx.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    >>> print(nx.take_along_axis(x, nx.argmax(x, axis=1, keepdims=True), axis=1))
+    float64 [2, 1]
+    [[3],
+     [5]]
+    """
+    fn = "nx.take_along_axis"
+    arr, indices = as_tensor(arr, fn), as_tensor(indices, fn)
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"{fn}: indices must be integers, got {indices.dtype}")
+    arr, axis = _along(arr, axis, fn)
+    if indices.ndim != arr.ndim:
+        raise ValueError(f"{fn}: indices have {indices.ndim} axes; arr has {arr.ndim}")
+    others = [tuple(s[:axis]) + tuple(s[axis + 1:]) for s in (arr.shape, indices.shape)]
+    try:
+        common = np.broadcast_shapes(*others)
+    except ValueError:
+        raise ValueError(f"{fn}: shapes {arr.shape} and {indices.shape} do not broadcast "
+                         f"(away from axis {axis})") from None
+
+    def widened(t):
+        shape = common[:axis] + (t.shape[axis],) + common[axis:]
+        return t if tuple(t.shape) == shape else _s.broadcast_to(t, shape=shape)
+
+    return _st.take_along_axis(widened(arr), widened(indices), axis)
 
 
 def searchsorted(a, v, side="left", sorter=None):
@@ -474,3 +522,78 @@ def digitize(x, bins, right=False):
         raise ValueError(f"{fn}: bins must be increasing or decreasing, got {edges}")
     flipped = _ix.slice_(bins, index=((bins.shape[0] - 1, None, -1),))
     return _e.subtract(bins.shape[0], _st.searchsorted(flipped, x, side=side))
+
+
+UniqueAllResult = namedtuple("UniqueAllResult", "values indices inverse_indices counts")
+UniqueCountsResult = namedtuple("UniqueCountsResult", "values counts")
+UniqueInverseResult = namedtuple("UniqueInverseResult", "values inverse_indices")
+
+
+def unique_values(x):
+    """The sorted distinct values of x (the array API's name; `unique(x)`).
+
+    Args:
+      x: a tensor (or numpy array, nested lists).
+
+    Raises:
+      TypeError: x is not numeric.
+      rune.TracedValueError: under jit or vmap (use unique with size=).
+
+    >>> from rune import nx
+    >>> print(nx.unique_values(nx.array([2, 1, 2])))
+    int64 [2] [1, 2]
+    """
+    return unique(x)
+
+
+def unique_counts(x):
+    """(values, counts): the distinct values of x and how often each occurs.
+
+    Args:
+      x: a tensor (or numpy array, nested lists).
+
+    Raises:
+      TypeError: x is not numeric.
+      rune.TracedValueError: under jit or vmap (use unique with size=).
+
+    >>> from rune import nx
+    >>> print(nx.unique_counts(nx.array([2, 1, 2])).counts)
+    int64 [2] [1, 2]
+    """
+    return UniqueCountsResult(*unique(x, return_counts=True))
+
+
+def unique_inverse(x):
+    """(values, inverse_indices): the distinct values, and for each element of
+    x (in x's shape) the index of its value.
+
+    Args:
+      x: a tensor (or numpy array, nested lists).
+
+    Raises:
+      TypeError: x is not numeric.
+      rune.TracedValueError: under jit or vmap (use unique with size=).
+
+    >>> from rune import nx
+    >>> print(nx.unique_inverse(nx.array([2, 1, 2])).inverse_indices)
+    int64 [3] [1, 0, 1]
+    """
+    return UniqueInverseResult(*unique(x, return_inverse=True))
+
+
+def unique_all(x):
+    """(values, indices, inverse_indices, counts): `unique` with every output.
+
+    Args:
+      x: a tensor (or numpy array, nested lists).
+
+    Raises:
+      TypeError: x is not numeric.
+      rune.TracedValueError: under jit or vmap (use unique with size=).
+
+    >>> from rune import nx
+    >>> print(nx.unique_all(nx.array([2, 1, 2])).indices)
+    int64 [2] [1, 0]
+    """
+    return UniqueAllResult(*unique(x, return_index=True, return_inverse=True,
+                                   return_counts=True))
