@@ -6,7 +6,8 @@ v written at `index` (numpy's `x[index] = v` on a copy). `add`, `multiply`,
 Indices are numpy's (see `nx.getitem`). With integer arrays, repeated
 places accumulate: `add` sums every value written to one place, `multiply`
 multiplies them, `min` and `max` take the extremum; `set` keeps the last,
-as numpy does.
+as numpy does. At ties `min` and `max` split the derivative evenly, first
+between x and the extremum of the values, then among the tied values.
 
 Two ways, one per kind of index (primitives/updates.py has the
 primitives). A basic index (ints, slices, None, `...`) never names a place
