@@ -22,8 +22,9 @@ _SERIES = np.array([1.0 / (math.factorial(k) * math.factorial(k + 1))
 
 
 def _i1_impl(x):
-    x = np.asarray(x, dtype=np.result_type(np.asarray(x).dtype, np.float64)
-                   if np.asarray(x).dtype.kind != "f" else np.asarray(x).dtype)
+    x = np.asarray(x)
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
     out = np.empty_like(x)
     small = np.abs(x) <= 2
     half = x[small] / 2
