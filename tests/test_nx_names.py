@@ -165,6 +165,9 @@ CASES = [
                                                           method=m),
            (A,), lambda a, m=m: np.quantile(a, [0.2, 0.5, 0.9], axis=0, method=m))
       for m in ("lower", "higher", "midpoint", "nearest")],
+    Case("quantile nan", lambda a: nx.quantile(a, 0.25, axis=1),
+         (np.array([[3.0, np.nan, 1.0, 2.0], [1.0, 2.0, 3.0, 4.0]]),),
+         lambda a: np.quantile(a, 0.25, axis=1), grads="ties"),
     Case("percentile", lambda a: nx.percentile(a, 40, axis=0), (A,),
          lambda a: np.percentile(a, 40, axis=0)),
     Case("median", lambda a: nx.median(a, axis=1), (A,), lambda a: np.median(a, axis=1)),

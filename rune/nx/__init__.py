@@ -7,7 +7,7 @@ composition of primitives, so every transformation applies to it.
 import sys as _sys
 
 from . import aliases, comparisons, creation, dtypes, indexing, math, products, reductions, shapes
-from . import building, elementwise, sorting, statistics
+from . import building, calculus, elementwise, sorting, statistics
 from . import updates  # noqa: F401  (Tensor.at)
 from . import tensor as _tensor
 from .tensor import Tensor, TracedValueError
@@ -23,6 +23,7 @@ from .elementwise import *  # noqa: F403
 from .building import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .statistics import *  # noqa: F403
+from .calculus import *  # noqa: F403
 from .aliases import *  # noqa: F403
 from . import linalg  # noqa: F401  (the nx.linalg namespace)
 from . import random  # noqa: F401  (the nx.random namespace)
@@ -35,6 +36,6 @@ _tensor._functions.update(
     (name, f) for name, f in vars(_elementwise).items() if hasattr(f, "primitive"))
 
 _families = (dtypes, creation, math, elementwise, comparisons, reductions, shapes, building,
-             indexing, products, sorting, statistics, aliases)
+             indexing, products, sorting, statistics, calculus, aliases)
 __all__ = ["Tensor", "TracedValueError", "linalg", "random"] + [
     name for family in _families for name in family.__all__]
