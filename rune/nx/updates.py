@@ -141,7 +141,10 @@ def _update(x, index, values, kind):
     shape = tuple(x.shape)
     if kind in ("min", "max") and x.dtype.kind == "c":
         raise TypeError(f"{fn}: complex numbers are not ordered; expected a real tensor")
-    resolved = _resolve(shape, index, fn)
+    if type(index) is int and shape and -shape[0] <= index < shape[0]:  # x.at[i]: common
+        resolved = [index % shape[0]]
+    else:
+        resolved = _resolve(shape, index, fn)
     values = as_tensor(values, fn)
     if values.dtype != x.dtype:
         values = _e.astype(values, dtype=x.dtype)
@@ -153,19 +156,23 @@ def _update(x, index, values, kind):
 def _fitted(values, shape, fn):
     """values broadcast to `shape` (the shape of x[index]), as numpy's assignment
     does: leading axes of size 1 beyond the target's rank are dropped."""
-    have = tuple(values.shape)
+    have, shape = tuple(values.shape), tuple(shape)
+    if have == shape:
+        return values
+    if not have:  # a number: the common case
+        return _s.broadcast_to(values, shape=shape)
     while len(have) > len(shape) and have[0] == 1:
         have = have[1:]
     try:
         target = np.broadcast_shapes(have, shape)
     except ValueError:
         target = None
-    if target != tuple(shape):
+    if target != shape:
         raise ValueError(f"{fn}: values of shape {tuple(values.shape)} do not broadcast to "
                          f"the shape of x[index], {tuple(shape)}")
     if have != tuple(values.shape):
         values = _s.reshape(values, shape=have)
-    return values if have == tuple(shape) else _s.broadcast_to(values, shape=tuple(shape))
+    return values if have == shape else _s.broadcast_to(values, shape=shape)
 
 
 _COMBINE = {
