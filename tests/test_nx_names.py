@@ -413,6 +413,7 @@ def test_tied_elements_pass_the_derivative_of_the_first():
     (lambda: rune.jit(lambda a: nx.histogram(a)[0])(nx.ones(3)), rune.TracedValueError,
      "give range="),
     (lambda: nx.histogram(nx.ones(3), bins=nx.array([2.0, 1.0])), ValueError, "increasing"),
+    (lambda: nx.histogram(nx.array([1.0, np.nan])), ValueError, "not finite"),
     (lambda: nx.interp(nx.ones(2), nx.ones(3), nx.ones(2)), ValueError, "one nonzero length"),
     (lambda: nx.polyval(nx.ones((2, 2)), 1.0), ValueError, "p must be 1-d"),
     (lambda: nx.polyfit(nx.ones(3), nx.ones(4), 1), ValueError, "x's length"),

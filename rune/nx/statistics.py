@@ -324,8 +324,8 @@ def histogram(a, bins=10, range=None, density=False, weights=None):  # noqa: A00
 
     Raises:
       TypeError: a, bins or weights not numeric.
-      ValueError: bins not positive or not increasing, range reversed, or
-        weights of another shape.
+      ValueError: bins not positive or not increasing, range reversed or not
+        finite, or weights of another shape.
       rune.TracedValueError: bins an int and range None under jit or vmap.
 
     >>> from rune import nx
@@ -369,6 +369,9 @@ def _edges(a, bins, range_, fn):
                                        f"max, which are traced; give range=(low, high)")
             range_ = (values.min(), values.max()) if values.size else (0.0, 1.0)
         low, high = (float(r) for r in range_)
+        if not (np.isfinite(low) and np.isfinite(high)):
+            raise ValueError(f"{fn}: the range of the bins, [{low}, {high}], is not finite "
+                             f"(NaN or infinite data: give range=)")
         if low > high:
             raise ValueError(f"{fn}: range must be (low, high) with low <= high, got {range_}")
         if low == high:
