@@ -211,9 +211,8 @@ CASES = [
          (np.array([-3.0, 0.5, 1.5, 5.0]), np.array([-1.0, 0.0, 2.0]),
           np.array([1.0, -2.0, 3.0])),
          lambda x, xp, fp: np.interp(x, xp, fp, left=-7.0, right=7.0)),
-    Case("interp knots", nx.interp, (np.array([-1.0, 0.0, 0.5, 2.0]),
-                                     np.array([-1.0, 0.0, 0.5, 2.0]), np.array([1.0, -2.0, 3.0, 0.5])),
-         np.interp, grads="ties"),
+    Case("interp knots", nx.interp, (np.array([-1.0, 0.0, 0.5, 2.0]), np.array(
+        [-1.0, 0.0, 0.5, 2.0]), np.array([1.0, -2.0, 3.0, 0.5])), np.interp, grads="ties"),
     Case("polyval", nx.polyval, (V[:3], A), np.polyval),
     Case("polyfit", lambda x, y: nx.polyfit(x, y, 2), (np.linspace(-1, 1, 7), RNG.standard_normal(
         7)), lambda x, y: np.polyfit(x, y, 2)),
