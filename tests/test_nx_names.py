@@ -164,7 +164,14 @@ CASES = [
     *[Case(f"quantile {m}", lambda a, m=m: nx.quantile(a, nx.array([0.2, 0.5, 0.9]), axis=0,
                                                           method=m),
            (A,), lambda a, m=m: np.quantile(a, [0.2, 0.5, 0.9], axis=0, method=m))
-      for m in ("lower", "higher", "midpoint", "nearest")],
+      for m in ("lower", "higher", "midpoint", "nearest", "inverted_cdf", "averaged_inverted_cdf",
+                "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull",
+                "median_unbiased", "normal_unbiased")],
+    *[Case(f"quantile {m} ends", lambda a, m=m: nx.quantile(a, nx.array([0.0, 0.05, 1.0]),
+                                                               method=m),
+           (V,), lambda a, m=m: np.quantile(a, [0.0, 0.05, 1.0], method=m), grads="ties")
+      for m in ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "hazen",
+                "weibull")],
     Case("quantile nan", lambda a: nx.quantile(a, 0.25, axis=1),
          (np.array([[3.0, np.nan, 1.0, 2.0], [1.0, 2.0, 3.0, 4.0]]),),
          lambda a: np.quantile(a, 0.25, axis=1), grads="ties"),

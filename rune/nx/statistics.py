@@ -29,7 +29,9 @@ __all__ = [
     "quantile", "percentile", "median", "ptp", "cov", "corrcoef", "count_nonzero", "histogram",
 ]
 
-_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
+            "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+            "weibull", "median_unbiased", "normal_unbiased")
 
 
 def _float(x):
@@ -58,7 +60,11 @@ def quantile(a, q, axis=None, method="linear", keepdims=False):
       a: a tensor (or numpy array, nested lists).
       q: a number or tensor of probabilities in [0, 1].
       axis: None (all axes), an int or a tuple of ints.
-      method: "linear" (interpolate), "lower", "higher", "midpoint" or "nearest".
+      method: "linear" (interpolate, the default), "lower", "higher",
+        "midpoint", "nearest", or one of Hyndman and Fan's: "inverted_cdf",
+        "averaged_inverted_cdf", "closest_observation",
+        "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+        "normal_unbiased".
       keepdims: keep the reduced axes with size 1.
 
     Raises:
@@ -80,7 +86,7 @@ def percentile(a, q, axis=None, method="linear", keepdims=False):
       a: a tensor (or numpy array, nested lists).
       q: a number or tensor of percentages in [0, 100].
       axis: None (all axes), an int or a tuple of ints.
-      method: "linear", "lower", "higher", "midpoint" or "nearest".
+      method: "linear" (the default) or another of quantile's methods.
       keepdims: keep the reduced axes with size 1.
 
     Raises:
@@ -126,26 +132,16 @@ def _quantile(a, q, axis, method, keepdims, fn, scale=1):
     n = flat.shape[0]
     if n == 0:
         raise ValueError(f"{fn}: there are no elements to take a quantile of")
-    ordered = _order_statistics(flat, known, n)
-    position = _e.multiply(q, n - 1)
-    low = _e.astype(_e.floor(position), dtype=np.dtype(np.intp))
-    high = _e.minimum(_e.add(low, 1), n - 1)
-    rest = (1,) * (len(ordered.shape) - 1)
-    frac = _s.reshape(_e.subtract(position, _e.floor(position)), shape=tuple(q.shape) + rest)
+    low, high, weight = _places(method, q, n)
+    ordered = _order_statistics(flat, low, high)
     below, above = _ix.gather(ordered, low), _ix.gather(ordered, high)
-    if method == "lower":
+    if weight is None:
         out = below
-    elif method == "higher":
-        out = _ix.gather(ordered, _e.astype(_e.ceil(position), dtype=np.dtype(np.intp)))
-    elif method == "nearest":
-        out = _ix.gather(ordered, _e.astype(_e.round_(position, decimals=0),
-                                            dtype=np.dtype(np.intp)))
-    elif method == "midpoint":
-        out = where(_e.equal(frac, 0), below, _e.multiply(_e.add(below, above), 0.5))
     else:  # numpy's lerp, exact at both ends
+        weight = _s.reshape(weight, shape=tuple(q.shape) + (1,) * (len(ordered.shape) - 1))
         step = _e.subtract(above, below)
-        out = where(_e.less(frac, 0.5), _e.add(below, _e.multiply(step, frac)),
-                    _e.subtract(above, _e.multiply(step, _e.subtract(1, frac))))
+        out = where(_e.less(weight, 0.5), _e.add(below, _e.multiply(step, weight)),
+                    _e.subtract(above, _e.multiply(step, _e.subtract(1, weight))))
     if ordered.dtype.kind == "f":  # as numpy: NaN among the data makes every quantile NaN
         out = where(_r.any(_e.isnan(flat), axis=(0,), keepdims=False), np.nan, out)
     if keepdims:
@@ -153,17 +149,59 @@ def _quantile(a, q, axis, method, keepdims, fn, scale=1):
     return out
 
 
-def _order_statistics(flat, q, n):
-    """flat with (at least) the elements a quantile q reads in their sorted
-    places: a partition around them when q is known (numpy's way, linear
+# Hyndman and Fan's continuous methods: the virtual index n q + alpha + q (1 - alpha - beta) - 1.
+_ALPHA_BETA = {"interpolated_inverted_cdf": (0, 1), "hazen": (0.5, 0.5), "weibull": (0, 0),
+               "median_unbiased": (1 / 3, 1 / 3), "normal_unbiased": (3 / 8, 3 / 8)}
+
+
+def _places(method, q, n):
+    """The order statistics below and above each quantile (int tensors) and the
+    weight of the one above (None: take the one below), as numpy's methods
+    define them. The weight moves with q, so continuous methods have a
+    derivative in q."""
+    def index(v):
+        return _e.astype(clip(v, 0, n - 1), dtype=np.dtype(np.intp))
+
+    if method in ("lower", "higher", "nearest"):
+        position = _e.multiply(q, n - 1)
+        rounded = {"lower": _e.floor, "higher": _e.ceil,
+                   "nearest": lambda v: _e.round_(v, decimals=0)}[method](position)
+        return index(rounded), index(rounded), None
+    if method in ("inverted_cdf", "closest_observation"):
+        virtual = _e.subtract(_e.multiply(q, n), 1 if method == "inverted_cdf" else 1.5)
+        previous = _e.floor(virtual)
+        stay = _e.equal(virtual, previous)
+        if method == "closest_observation":  # the even order statistic (1-based) at a tie
+            stay = _e.logical_and(stay, _e.equal(_e.mod(previous, 2), 1))
+        chosen = index(where(stay, previous, _e.add(previous, 1)))
+        return chosen, chosen, None
+    if method == "midpoint":
+        position = _e.multiply(q, n - 1)
+        low, high = _e.floor(position), _e.ceil(position)
+        return index(low), index(high), where(_e.equal(low, high), 0.0, 0.5)
+    if method in ("linear", "averaged_inverted_cdf"):
+        virtual = _e.multiply(q, n - 1) if method == "linear" else _e.subtract(
+            _e.multiply(q, n), 1)
+    else:
+        alpha, beta = _ALPHA_BETA[method]
+        virtual = _e.subtract(_e.add(_e.multiply(q, n), _e.add(alpha, _e.multiply(
+            q, 1 - alpha - beta))), 1)
+    previous = _e.floor(virtual)
+    weight = _e.subtract(virtual, previous)
+    if method == "averaged_inverted_cdf":
+        weight = where(_e.equal(weight, 0), 0.5, 1.0)
+    return index(previous), index(_e.add(previous, 1)), weight
+
+
+def _order_statistics(flat, low, high):
+    """flat with (at least) the elements at places low and high in their sorted
+    places: a partition around them when they are known (numpy's way, linear
     time), else a whole sort."""
-    if q is None:
+    low, high = _known(low), _known(high)
+    if low is None or high is None:
         return _st.sort(flat, axis=0)
-    position = np.asarray(q, dtype=np.float64).ravel() * (n - 1)
-    low = np.floor(position).astype(np.intp)
-    places = np.concatenate([low, np.minimum(low + 1, n - 1), np.ceil(position),
-                             np.round(position)]).astype(np.intp)
-    order = _st.argpartition(flat, kth=tuple(np.unique(places).tolist()), axis=0)
+    places = np.unique(np.concatenate([low.ravel(), high.ravel()]))
+    order = _st.argpartition(flat, kth=tuple(places.tolist()), axis=0)
     return _st.take_along_axis(flat, order, 0)
 
 
