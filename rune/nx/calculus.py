@@ -139,7 +139,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     return _sum(_e.divide(_e.multiply(d, pairs), 2.0), axis=axis)
 
 
-def interp(x, xp, fp, left=None, right=None):
+def interp(x, xp, fp, left=None, right=None, period=None):
     """The piecewise-linear interpolant through (xp, fp), at x (numpy's interp).
 
     Differentiable in x, xp and fp (at a knot, the derivative in x is the
@@ -151,10 +151,12 @@ def interp(x, xp, fp, left=None, right=None):
       fp: the values at the knots, a 1-d tensor of xp's length.
       left: the value below xp[0] (default fp[0]).
       right: the value above xp[-1] (default fp[-1]).
+      period: None, or the period of a periodic x-coordinate (angles): xp
+        need not be sorted then, and left and right are ignored.
 
     Raises:
       TypeError: an argument is not numeric.
-      ValueError: xp and fp not 1-d of one length, or empty.
+      ValueError: xp and fp not 1-d of one length, or empty, or period 0.
 
     >>> from rune import nx
     >>> print(nx.interp(nx.array([0.5, 1.5, 9.0]), nx.array([0.0, 1.0, 2.0]),
@@ -166,6 +168,9 @@ def interp(x, xp, fp, left=None, right=None):
     if xp.ndim != 1 or fp.ndim != 1 or xp.shape != fp.shape or xp.shape[0] == 0:
         raise ValueError(f"{fn}: xp and fp must be 1-d of one nonzero length, got shapes "
                          f"{xp.shape} and {fp.shape}")
+    if period is not None:
+        x, xp, fp = _periodic(x, xp, fp, period, fn)
+        left = right = None
     n = xp.shape[0]
     x0, f0 = (_ix.gather(v, Tensor(np.intp(0))) for v in (xp, fp))
     xn, fn_ = (_ix.gather(v, Tensor(np.intp(n - 1))) for v in (xp, fp))
@@ -180,6 +185,23 @@ def interp(x, xp, fp, left=None, right=None):
         out = where(_e.equal(x, xn), fn_, out)
     out = where(_e.less(x, x0), f0 if left is None else left, out)
     return where(_e.greater(x, xn), fn_ if right is None else right, out)
+
+
+def _periodic(x, xp, fp, period, fn):
+    """numpy's periodic interp: coordinates modulo the period, xp sorted, and
+    one knot more at each end, wrapped around from the other."""
+    if period == 0:
+        raise ValueError(f"{fn}: period must be nonzero")
+    period = abs(period)
+    x, xp = _e.mod(x, period), _e.mod(xp, period)
+    order = _st.argsort(xp, axis=0, descending=False)
+    xp, fp = _ix.gather(xp, order), _ix.gather(fp, order)
+    n = xp.shape[0]
+    first, last = Tensor(np.array([0])), Tensor(np.array([n - 1]))
+    xp = concatenate([_e.subtract(_ix.gather(xp, last), period), xp,
+                      _e.add(_ix.gather(xp, first), period)])
+    fp = concatenate([_ix.gather(fp, last), fp, _ix.gather(fp, first)])
+    return x, xp, fp
 
 
 def polyval(p, x):
