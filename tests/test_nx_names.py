@@ -415,7 +415,7 @@ def test_tied_elements_pass_the_derivative_of_the_first():
     (lambda: nx.sort(nx.ones(3), axis=1), ValueError, "axis 1 is out of range"),
     (lambda: nx.quantile(nx.ones(3), 1.5), ValueError, r"q must be in \[0, 1\]"),
     (lambda: nx.percentile(nx.ones(3), -1), ValueError, r"q must be in \[0, 100\]"),
-    (lambda: nx.quantile(nx.ones(3), 0.5, method="weibull"), ValueError, "unknown method"),
+    (lambda: nx.quantile(nx.ones(3), 0.5, method="bogus"), ValueError, "unknown method"),
     (lambda: nx.quantile(nx.ones(0), 0.5), ValueError, "no elements"),
     (lambda: nx.cov(nx.ones((2, 2, 2))), ValueError, "more than 2 axes"),
     (lambda: nx.cov(nx.ones((2, 3)), fweights=nx.ones(2)), ValueError, r"shape \(3,\)"),
