@@ -22,13 +22,15 @@ and vmap; the batch rules add the batch axis as one more index array.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..core import Primitive, binder
+from ..nx.tensor import Tensor
 from . import elementwise as _e
 from . import shape as _shape
 from . import sorting as _sorting
-from ..nx.tensor import Tensor
 from .indexing import (_aligned_indices, _batch_arange, _batch_scatter, _index_shape, gather,
                        numpy_index, pad, scatter_add, slice_)
 
@@ -100,7 +102,7 @@ def last_written(indices, shape):
     """For each place an update names, whether it is the last to name it (bool,
     of the indices' shape): the one whose value x[i] = v keeps."""
     index_shape = _index_shape(indices)
-    order = Tensor(np.arange(int(np.prod(index_shape, dtype=np.int64))).reshape(index_shape))
+    order = Tensor(np.arange(math.prod(index_shape)).reshape(index_shape))
     last = gather(scatter_max(order, *indices, shape=tuple(shape[:len(indices)])), *indices)
     return _e.equal(last, order)
 
