@@ -26,7 +26,8 @@ from .shapes import concatenate
 from .tensor import Tensor, TracedValueError
 
 __all__ = [
-    "quantile", "percentile", "median", "ptp", "cov", "corrcoef", "count_nonzero", "histogram",
+    "quantile", "percentile", "median", "ptp", "cov", "corrcoef", "count_nonzero", "bincount",
+    "histogram",
 ]
 
 _METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
@@ -342,6 +343,54 @@ def count_nonzero(a, axis=None, keepdims=False):
     axes = normalize_axes(axis, a.ndim, "nx.count_nonzero")
     return _r.sum(_e.astype(_e.not_equal(a, 0), dtype=np.dtype(np.intp)), axis=axes,
                   keepdims=keepdims)
+
+
+def bincount(x, weights=None, minlength=0, *, length=None):
+    """How many times each value 0, 1, 2... occurs in the non-negative integers
+    x (with weights, the sum of their weights: differentiable in the weights).
+
+    The result has max(x) + 1 entries (at least minlength), which reads x's
+    values: under jit and vmap give `length` (as in JAX); larger values are
+    then not counted.
+
+    Args:
+      x: a 1-d tensor of non-negative integers.
+      weights: a tensor of x's shape, or None (each element counts 1).
+      minlength: the least number of entries.
+      length: the exact number of entries, or None.
+
+    Raises:
+      TypeError: x is not integers, or weights are not numeric.
+      ValueError: x not 1-d, negative values, or weights of another shape.
+      rune.TracedValueError: length not given under jit or vmap.
+
+    >>> from rune import nx
+    >>> print(nx.bincount(nx.array([0, 2, 2, 3])), nx.bincount(nx.array([1, 1]), [0.5, 2.0]))
+    int64 [4] [1, 0, 2, 1] float64 [2] [0, 2.5]
+    """
+    fn = "nx.bincount"
+    x = as_tensor(x, fn)
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"{fn}: x must hold integers, got {x.dtype}")
+    if x.ndim != 1:
+        raise ValueError(f"{fn}: x must be 1-d, got shape {x.shape}")
+    values = _known(x)
+    if values is not None and values.size and values.min() < 0:
+        raise ValueError(f"{fn}: x must not be negative, got {values.min()}")
+    if length is None:
+        if values is None:
+            raise TracedValueError(f"{fn}: the number of bins is max(x) + 1, which reads x's "
+                                   f"values; give length= under jit and vmap")
+        length = max(int(values.max()) + 1 if values.size else 0, minlength)
+    if weights is None:
+        counts = Tensor(np.ones(x.shape, np.intp))
+    else:
+        counts = as_tensor(weights, fn)
+        if counts.shape != x.shape:
+            raise ValueError(f"{fn}: weights must have x's shape {x.shape}, got {counts.shape}")
+    inside = _e.less(x, length)  # with length given, larger values are dropped
+    counts = where(inside, counts, _e.astype(0, dtype=counts.dtype))
+    return _ix.scatter_add(counts, where(inside, x, 0), shape=(length,))
 
 
 def histogram(a, bins=10, range=None, density=False, weights=None):  # noqa: A002
