@@ -302,10 +302,8 @@ def cumsum(x, axis=None):
     >>> print(nx.cumsum(nx.array([1.0, 2.0, 3.0])))
     float64 [3] [1, 3, 6]
     """
-    x = as_tensor(x, "nx.cumsum")
-    if axis is None:
-        x, axis = _s.reshape(x, shape=(x.size,)), 0
-    return _r.cumsum(x, axis=normalize_axis(axis, len(x.shape), "nx.cumsum"), reverse=False)
+    x, axis = _running_axis(x, axis, "nx.cumsum")
+    return _r.cumsum(x, axis=axis, reverse=False)
 
 
 def cumprod(x, axis=None):
@@ -325,10 +323,16 @@ def cumprod(x, axis=None):
     >>> print(nx.cumprod(nx.array([1.0, 2.0, 3.0])))
     float64 [3] [1, 2, 6]
     """
-    x = as_tensor(x, "nx.cumprod")
+    x, axis = _running_axis(x, axis, "nx.cumprod")
+    return _r.cumprod(x, axis=axis)
+
+
+def _running_axis(x, axis, fn):
+    """x and the axis of a running sum or product: axis None flattens x."""
+    x = as_tensor(x, fn)
     if axis is None:
-        x, axis = _s.reshape(x, shape=(x.size,)), 0
-    return _r.cumprod(x, axis=normalize_axis(axis, len(x.shape), "nx.cumprod"))
+        return _s.reshape(x, shape=(x.size,)), 0
+    return x, normalize_axis(axis, len(x.shape), fn)
 
 
 def all(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
