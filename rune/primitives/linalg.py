@@ -154,23 +154,28 @@ def _matmul_batch(values, dims):
     x, y = values
     example = [v.shape[:d] + v.shape[d + 1:] if d is not None else v.shape
                for v, d in zip(values, dims)]
+    x_vector, y_vector = (len(e) == 1 for e in example)
     # Vectors against one matrix (a Jacobian's rows, a batch of inputs): the
     # batch is a matrix, and one matrix product does it.
-    if dims[1] is None and len(y.shape) == 2 and len(example[0]) == 1:
+    if dims[1] is None and len(y.shape) == 2 and x_vector:
         return matmul(_shape._move_to_front(x, dims[0]), y), 0
-    if dims[0] is None and len(x.shape) == 2 and len(example[1]) == 1:
-        return matmul(x, _shape.moveaxis(y, dims[1], 1) if dims[1] != 1 else y), 1
-    # A vector per example would read as a matrix once batched: make it one.
+    if dims[0] is None and len(x.shape) == 2 and y_vector:
+        return matmul(x, _shape.moveaxis(y, dims[1], 1)), 1
+    # Batch axes go first. A vector per example would then read as a matrix
+    # (its batch axis as rows): make it one, a row for x and a column for y,
+    # and take the added axis out of the product.
     promoted = False
-    if dims[0] is not None and len(example[0]) == 1:
-        x = _add_axis(_shape._move_to_front(x, dims[0]), 1)
-        promoted = True
-    if dims[1] is not None and len(example[1]) == 1:
-        y = _add_axis(_shape._move_to_front(y, dims[1]), -1)
-        promoted = True
+    if dims[0] is not None:
+        x = _shape._move_to_front(x, dims[0])
+        if x_vector:
+            x, promoted = _add_axis(x, 1), True
+    if dims[1] is not None:
+        y = _shape._move_to_front(y, dims[1])
+        if y_vector:
+            y, promoted = _add_axis(y, -1), True
+    front = [None if d is None else 0 for d in dims]
     cores = [2 if d is not None else min(len(v.shape), 2) for v, d in zip((x, y), dims)]
-    x, y = _align_batch([x, y], dims, cores)
-    out = matmul(x, y)
+    out = matmul(*_align_batch([x, y], front, cores))
     if promoted:
         out = _shape.reshape(out, shape=out.shape[:1] + matmul_shape(*example))
     return out, 0
