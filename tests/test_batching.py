@@ -7,10 +7,13 @@ through vmap or through jacfwd and hessian, which batch the tangents.
 
 import numpy as np
 import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
 
 import rune
-from rune import nx
-from tests.programs import assert_close
+from rune import nx, ptree
+from tests.batching_cases import CASES, registry
+from tests.programs import assert_close, scale_of
 
 # --------------------------------------------------------- matmul regressions
 
@@ -55,3 +58,128 @@ def test_hessian_of_a_squared_matrix_vector_product():
     b = np.arange(6.0).reshape(2, 3)
     assert_close(rune.hessian(lambda x: (b @ x) @ (b @ x))(np.ones(3)), 2 * b.T @ b,
                  rtol=1e-14)
+
+
+# ------------------------------------------------ the sweep over every primitive
+
+
+def test_every_primitive_has_a_batching_case():
+    missing = [p.name for p in registry() if p not in CASES]
+    assert not missing, f"add a case to tests/batching_cases.py for: {missing}"
+
+
+# A fifth of the property count per primitive: every primitive runs in CI, and
+# RUNE_PROPERTY_EXAMPLES scales the long run (see tests/conftest.py).
+SWEEP_EXAMPLES = max(4, settings.default.max_examples // 5)
+
+
+def _axes_for(rank):
+    """The in_axes the sweep tries for an argument of `rank` axes per example."""
+    return sorted({0, -1, rank} | ({1} if rank >= 1 else set()), key=str) + [None]
+
+
+@st.composite
+def batched_calls(draw, prim):
+    case = draw(CASES[prim])
+    note(f"case: {case.name} shapes {case.shapes}")
+    ranks = [len(s) for s in case.shapes]
+    axes = [draw(st.sampled_from(_axes_for(r)), label=f"in_axes[{i}]")
+            for i, r in enumerate(ranks)]
+    if all(a is None for a in axes):
+        axes[draw(st.integers(0, len(axes) - 1))] = 0
+    sizes = sorted({n for s in case.shapes for n in s} | {1, 2, 3, 4})
+    size = draw(st.sampled_from(sizes), label="batch size")
+    out_axis = draw(st.sampled_from([0, -1]), label="out_axes")
+    tangent_axes = [draw(st.sampled_from(_axes_for(ranks[i])), label=f"tangent in_axes[{i}]")
+                    for i in case.differentiable]
+    seed = draw(st.integers(0, 2**32 - 1))
+    return case, axes, size, out_axis, tangent_axes, np.random.default_rng(seed)
+
+
+def _stack(examples, axes):
+    """Argument i of every example stacked along axes[i] (example 0's if None)."""
+    return [nx.array(examples[0][i]) if a is None else
+            nx.array(np.stack([e[i] for e in examples], axis=a))
+            for i, a in enumerate(axes)]
+
+
+def _unstacked(examples, axes, k):
+    return [nx.array(examples[0 if a is None else k][i]) for i, a in enumerate(axes)]
+
+
+def _assert_matches_loop(got, loop, out_axis, what):
+    got_leaves = ptree.leaves(got)
+    per_example = [ptree.leaves(one) for one in loop]
+    assert len(got_leaves) == len(per_example[0]), what
+    for j, leaf in enumerate(got_leaves):
+        expected = np.stack([np.asarray(one[j]) for one in per_example], axis=out_axis)
+        assert np.asarray(leaf).dtype == expected.dtype, (what, leaf.dtype, expected.dtype)
+        assert_close(leaf, expected, rtol=1e-10, scale=scale_of(expected))
+
+
+def _weights(case, example, rng):
+    """Fixed random weights for each output leaf: the loss is sum(w * out)."""
+    return [rng.standard_normal(np.shape(o)) for o in ptree.leaves(case.fn(*map(nx.array,
+                                                                                example)))]
+
+
+def _loss(case, weights):
+    def loss(*args):
+        total = 0.0
+        for leaf, w in zip(ptree.leaves(case.fn(*args)), weights):
+            term = nx.sum(leaf * w)
+            total = total + (nx.real(term) if term.dtype.kind == "c" else term)
+        return total
+    return loss
+
+
+def _tangent(rng, x):
+    t = rng.standard_normal(np.shape(x))
+    return t + 1j * rng.standard_normal(np.shape(x)) if np.iscomplexobj(x) else t
+
+
+def check_batching(prim, call):
+    case, axes, size, out_axis, tangent_axes, rng = call
+    examples = [case.sample(rng) for _ in range(size)]
+    batched = _stack(examples, axes)
+    loop = [case.fn(*_unstacked(examples, axes, k)) for k in range(size)]
+    mapped = rune.vmap(case.fn, in_axes=tuple(axes), out_axes=out_axis)
+    _assert_matches_loop(mapped(*batched), loop, out_axis, "vmap")
+    _assert_matches_loop(rune.jit(mapped)(*batched), loop, out_axis, "jit(vmap)")
+    if not case.differentiable:
+        return
+    diff = case.differentiable
+    if case.reverse:
+        grad = rune.grad(_loss(case, _weights(case, examples[0], rng)), argnums=diff)
+        loop = [grad(*_unstacked(examples, axes, k)) for k in range(size)]
+        got = rune.vmap(grad, in_axes=tuple(axes), out_axes=out_axis)(*batched)
+        _assert_matches_loop(got, loop, out_axis, "vmap(grad)")
+    if not case.forward:
+        return
+
+    def jvp(*args_and_tangents):
+        args, tangents = list(args_and_tangents[:len(axes)]), args_and_tangents[len(axes):]
+
+        def along(*xs):
+            return case.fn(*[xs[diff.index(i)] if i in diff else a for i, a in enumerate(args)])
+
+        return rune.jvp(along, tuple(args[i] for i in diff), tuple(tangents))[1]
+
+    tangents = [[_tangent(rng, e[i]) for i in diff] for e in examples]
+    full = [e + t for e, t in zip(examples, tangents)]
+    all_axes = axes + tangent_axes
+    if all(a is None for a in all_axes):
+        return
+    loop = [jvp(*_unstacked(full, all_axes, k)) for k in range(size)]
+    got = rune.vmap(jvp, in_axes=tuple(all_axes), out_axes=out_axis)(*_stack(full, all_axes))
+    _assert_matches_loop(got, loop, out_axis, "vmap(jvp)")
+
+
+@pytest.mark.parametrize("prim", sorted(CASES, key=lambda p: p.name), ids=lambda p: p.name)
+def test_vmap_of_every_primitive_equals_a_loop(prim):
+    @settings(max_examples=SWEEP_EXAMPLES)
+    @given(batched_calls(prim))
+    def sweep(call):
+        check_batching(prim, call)
+
+    sweep()
