@@ -139,8 +139,28 @@ def unary(fn, sampler=normal, differentiable=True, min_rank=0):
 
 
 def binary(fn, samplers=(normal, normal), differentiable=(0, 1)):
-    return broadcasting_shapes(2).map(lambda ss: Case(
-        getattr(fn, "__name__", "f"), fn, ss, list(samplers), differentiable))
+    """Two broadcasting tensors; or one in float32 (so dtypes mix); or a tensor
+    and a Python number (weakly typed, never mapped)."""
+    name = getattr(fn, "__name__", "f")
+    tensors = broadcasting_shapes(2).map(lambda ss: Case(
+        name, fn, ss, list(samplers), differentiable))
+    mixed = st.tuples(broadcasting_shapes(2), st.integers(0, 1)).map(lambda arg: Case(
+        name, fn, arg[0], [_float32(s) if i == arg[1] else s for i, s in enumerate(samplers)],
+        differentiable))
+    number = st.tuples(shapes(), st.integers(0, 1)).map(lambda arg: Case(
+        name, _with_number(fn, arg[1], samplers[arg[1]]), [arg[0]], [samplers[1 - arg[1]]],
+        (0,) if differentiable else ()))
+    return st.one_of(tensors, mixed, number)
+
+
+def _float32(sampler):
+    return lambda rng, shape: sampler(rng, shape).astype(np.float32)
+
+
+def _with_number(fn, position, sampler):
+    """fn with argument `position` a fixed Python number of `sampler`'s kind."""
+    number = sampler(np.random.default_rng(position), ()).item()
+    return lambda x: fn(number, x) if position == 0 else fn(x, number)
 
 
 @st.composite

@@ -92,8 +92,10 @@ def batched_calls(draw, prim):
     out_axis = draw(st.sampled_from([0, -1]), label="out_axes")
     tangent_axes = [draw(st.sampled_from(_axes_for(ranks[i])), label=f"tangent in_axes[{i}]")
                     for i in case.differentiable]
+    cotangent_axis = draw(st.sampled_from([0, -1, None]), label="cotangent in_axes")
     seed = draw(st.integers(0, 2**32 - 1))
-    return case, axes, size, out_axis, tangent_axes, np.random.default_rng(seed)
+    return (case, axes, size, out_axis, tangent_axes, cotangent_axis,
+            np.random.default_rng(seed))
 
 
 def _stack(examples, axes):
@@ -139,7 +141,7 @@ def _tangent(rng, x):
 
 
 def check_batching(prim, call):
-    case, axes, size, out_axis, tangent_axes, rng = call
+    case, axes, size, out_axis, tangent_axes, cotangent_axis, rng = call
     examples = [case.sample(rng) for _ in range(size)]
     batched = _stack(examples, axes)
     loop = [case.fn(*_unstacked(examples, axes, k)) for k in range(size)]
@@ -154,16 +156,13 @@ def check_batching(prim, call):
         loop = [grad(*_unstacked(examples, axes, k)) for k in range(size)]
         got = rune.vmap(grad, in_axes=tuple(axes), out_axes=out_axis)(*batched)
         _assert_matches_loop(got, loop, out_axis, "vmap(grad)")
+        check_vmap_of_pullbacks(case, examples, axes, cotangent_axis, out_axis, rng)
     if not case.forward:
         return
 
     def jvp(*args_and_tangents):
         args, tangents = list(args_and_tangents[:len(axes)]), args_and_tangents[len(axes):]
-
-        def along(*xs):
-            return case.fn(*[xs[diff.index(i)] if i in diff else a for i, a in enumerate(args)])
-
-        return rune.jvp(along, tuple(args[i] for i in diff), tuple(tangents))[1]
+        return rune.jvp(_partial(case, args), tuple(args[i] for i in diff), tuple(tangents))[1]
 
     tangents = [[_tangent(rng, e[i]) for i in diff] for e in examples]
     full = [e + t for e, t in zip(examples, tangents)]
@@ -173,6 +172,34 @@ def check_batching(prim, call):
     loop = [jvp(*_unstacked(full, all_axes, k)) for k in range(size)]
     got = rune.vmap(jvp, in_axes=tuple(all_axes), out_axes=out_axis)(*_stack(full, all_axes))
     _assert_matches_loop(got, loop, out_axis, "vmap(jvp)")
+
+
+def _partial(case, args):
+    """case.fn of its differentiated arguments, the others fixed to `args`'."""
+    diff = case.differentiable
+    return lambda *xs: case.fn(*[xs[diff.index(i)] if i in diff else a
+                                 for i, a in enumerate(args)])
+
+
+def check_vmap_of_pullbacks(case, examples, axes, cotangent_axis, out_axis, rng):
+    """vmap over (arguments, cotangent) of the pullback: jacrev's pattern, where
+    the transpose rules meet batched cotangents (on axis 0, last, or none)."""
+    out = ptree.leaves(case.fn(*map(nx.array, examples[0])))
+    if len(out) != 1 or out[0].dtype.kind not in "fc":
+        return
+    n = len(axes)
+
+    def pullback(*args_and_ct):
+        args = list(args_and_ct[:n])
+        _, back = rune.vjp(_partial(case, args), *[args[i] for i in case.differentiable])
+        return back(args_and_ct[n])
+
+    full = [e + [_tangent(rng, np.asarray(out[0]))] for e in examples]
+    all_axes = axes + [cotangent_axis]
+    loop = [pullback(*_unstacked(full, all_axes, k)) for k in range(len(examples))]
+    got = rune.vmap(pullback, in_axes=tuple(all_axes), out_axes=out_axis)(
+        *_stack(full, all_axes))
+    _assert_matches_loop(got, loop, out_axis, "vmap(vjp)")
 
 
 @pytest.mark.parametrize("prim", sorted(CASES, key=lambda p: p.name), ids=lambda p: p.name)
