@@ -78,6 +78,13 @@ def well_conditioned(rng, shape):
     return rng.standard_normal(shape) + 3 * np.eye(shape[-1])
 
 
+def rank_deficient(rng, shape):
+    """Square matrices of rank n - 1 (rank 0 for n = 1): singular."""
+    n = shape[-1]
+    return rng.standard_normal(shape[:-1] + (n - 1,)) @ rng.standard_normal(
+        shape[:-2] + (n - 1, n))
+
+
 def positive_definite(rng, shape):
     a = rng.standard_normal(shape)
     return a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])
@@ -458,8 +465,9 @@ CASES = {
     L.einsum_p: einsum_case(),
     L.inv.primitive: square(L.inv),
     L.solve_p: solve_case(),
-    L.det.primitive: square(L.det),
-    L.adjugate.primitive: st.sampled_from([normal, well_conditioned]).flatmap(
+    L.det.primitive: st.sampled_from([well_conditioned, rank_deficient]).flatmap(
+        lambda sampler: square(L.det, sampler)),
+    L.adjugate.primitive: st.sampled_from([normal, well_conditioned, rank_deficient]).flatmap(
         lambda sampler: square(L.adjugate, sampler)),
     L.logabsdet.primitive: square(L.logabsdet),
     L.sign_of_det.primitive: square(L.sign_of_det, normal, differentiable=False),

@@ -93,8 +93,12 @@ def batched_calls(draw, prim):
     tangent_axes = [draw(st.sampled_from(_axes_for(ranks[i])), label=f"tangent in_axes[{i}]")
                     for i in case.differentiable]
     cotangent_axis = draw(st.sampled_from([0, -1, None]), label="cotangent in_axes")
+    outer_axes = [draw(st.sampled_from([0, -1, None]), label=f"outer in_axes[{i}]")
+                  for i in range(len(axes))]
+    if all(a is None for a in outer_axes):
+        outer_axes[0] = 0
     seed = draw(st.integers(0, 2**32 - 1))
-    return (case, axes, size, out_axis, tangent_axes, cotangent_axis,
+    return (case, axes, size, out_axis, tangent_axes, cotangent_axis, outer_axes,
             np.random.default_rng(seed))
 
 
@@ -141,13 +145,16 @@ def _tangent(rng, x):
 
 
 def check_batching(prim, call):
-    case, axes, size, out_axis, tangent_axes, cotangent_axis, rng = call
+    case, axes, size, out_axis, tangent_axes, cotangent_axis, outer_axes, rng = call
     examples = [case.sample(rng) for _ in range(size)]
     batched = _stack(examples, axes)
     loop = [case.fn(*_unstacked(examples, axes, k)) for k in range(size)]
     mapped = rune.vmap(case.fn, in_axes=tuple(axes), out_axes=out_axis)
     _assert_matches_loop(mapped(*batched), loop, out_axis, "vmap")
     _assert_matches_loop(rune.jit(mapped)(*batched), loop, out_axis, "jit(vmap)")
+    jit_inside = rune.vmap(rune.jit(case.fn), in_axes=tuple(axes), out_axes=out_axis)
+    _assert_matches_loop(jit_inside(*batched), loop, out_axis, "vmap(jit)")
+    check_vmap_of_vmap(case, axes, size, out_axis, outer_axes, rng)
     if not case.differentiable:
         return
     diff = case.differentiable
@@ -172,6 +179,24 @@ def check_batching(prim, call):
     loop = [jvp(*_unstacked(full, all_axes, k)) for k in range(size)]
     got = rune.vmap(jvp, in_axes=tuple(all_axes), out_axes=out_axis)(*_stack(full, all_axes))
     _assert_matches_loop(got, loop, out_axis, "vmap(jvp)")
+
+
+def check_vmap_of_vmap(case, axes, size, out_axis, outer_axes, rng):
+    """vmap(vmap(f)) over two batches of examples; outer_axes[i] None shares
+    argument i's inner batch between the outer examples."""
+    grid = [[case.sample(rng) for _ in range(size)] for _ in range(2)]
+    inner = [_stack(grid[o], axes) for o in range(2)]
+    batched = [inner[0][i] if a is None else
+               nx.array(np.stack([np.asarray(inner[o][i]) for o in range(2)], axis=a))
+               for i, a in enumerate(outer_axes)]
+    mapped = rune.vmap(rune.vmap(case.fn, in_axes=tuple(axes), out_axes=out_axis),
+                       in_axes=tuple(outer_axes))
+    got = ptree.leaves(mapped(*batched))
+    for o in range(2):
+        loop = [case.fn(*[nx.array(grid[0 if oa is None else o][0 if ia is None else k][i])
+                          for i, (ia, oa) in enumerate(zip(axes, outer_axes))])
+                for k in range(size)]
+        _assert_matches_loop([leaf[o] for leaf in got], loop, out_axis, f"vmap(vmap) [{o}]")
 
 
 def _partial(case, args):
