@@ -96,11 +96,11 @@ def solve(a, b):
 def det(a):
     """The determinant of a square matrix (of each matrix in a stack).
 
-    Derivative: d det(A) = trace(adj(A) dA), adj(A) the adjugate (det(A)
-    inv(A) where A is invertible), computed from the SVD so that it holds at
-    singular matrices too: the gradient at [[1, 2], [2, 4]] is [[4, -2],
-    [-2, 1]]. Second derivatives hold everywhere as well; a third goes
-    through the singular vectors and is NaN where singular values repeat.
+    Derivative: d det(A) = trace(adj(A) dA), adj(A) the adjugate: det(A)
+    inv(A) where A is well-conditioned, from the SVD near and at singular
+    matrices, so the gradient at [[1, 2], [2, 4]] is [[4, -2], [-2, 1]].
+    Second derivatives hold everywhere as well; a third goes through the
+    singular vectors and is NaN where singular values repeat.
 
     Args:
       a: a square matrix (M, M), or a stack of them (..., M, M).

@@ -12,7 +12,7 @@ with rune functions so that they can be differentiated again:
 
     d inv(A)      = -inv(A) dA inv(A)
     d solve(A, B) = solve(A, dB - dA X)            X = solve(A, B)
-    d det(A)      = trace(adj(A) dA)                 adj: the adjugate, from the SVD
+    d det(A)      = trace(adj(A) dA)               adj: the adjugate (LU or SVD)
     d log|det A|  = Re trace(solve(A, dA))
     d cholesky(A) = L Phi(L^-1 dA L^-H)            Phi: lower triangle, half the diagonal
     d s, dU, dV   = JAX's SVD rule (Townsend)      s: singular values, U, V: vectors
@@ -308,9 +308,14 @@ einsum_p.multilinear = True
 einsum = binder(einsum_p)
 
 
+def stack_letters(x):
+    """einsum letters for the leading (stack) axes of matrices x, avoiding 'ijk'."""
+    return "".join(unused_letters("ijk")[: len(x.shape) - 2])
+
+
 def trace(x):
     """The trace over the last two axes (an einsum, so it transposes to a diagonal)."""
-    batch = "".join(unused_letters("i")[: len(x.shape) - 2])
+    batch = stack_letters(x)
     return einsum(x, subscripts=f"{batch}ii->{batch}")
 
 
@@ -433,9 +438,10 @@ def _adjugate_jvp(t, ans, a):
     v = _adjoint(vh)
     e = matmul(matmul(_adjoint(u), t), v)
     pairs = _pairs_excluded_products(s)
-    batch = "".join(unused_letters("ij")[: len(a.shape) - 2])
+    batch = stack_letters(a)
     diagonal = einsum(pairs, e, subscripts=f"{batch}ij,{batch}jj->{batch}i")
-    m = multiply(_add_axis(diagonal, -1), Tensor(np.eye(s.shape[-1]))) - multiply(pairs, e)
+    eye = Tensor(np.eye(s.shape[-1], dtype=s.dtype))
+    m = multiply(_add_axis(diagonal, -1), eye) - multiply(pairs, e)
     phase = multiply(det(u), det(vh))
     return multiply(_add_axis(_add_axis(phase, -1), -1), matmul(matmul(v, m), _adjoint(u)))
 
@@ -445,7 +451,7 @@ adjugate = _linalg_primitive("adjugate", _np_adjugate, _square_abstract(np.linal
 
 
 def _det_jvp(t, ans, a):
-    batch = "".join(unused_letters("ij")[: len(a.shape) - 2])
+    batch = stack_letters(a)
     return einsum(adjugate(a), t, subscripts=f"{batch}ji,{batch}ij->{batch}")
 
 
@@ -502,8 +508,7 @@ cholesky = _linalg_primitive(
     (_cholesky_jvp,),
 )
 
-# ---------------------------------------------------- for the matrix norms
-
+# ----------------------------------------------- the SVD, for norms and det
 
 
 def _svd_vectors_jvp(t, ans, a, which):
@@ -554,7 +559,7 @@ def _singular_values_jvp(t, ans, a):
     # d s_i = Re(u_i^H dA v_i)
     u = svd_vectors(a, which="u")
     vh = svd_vectors(a, which="vh")
-    batch = "".join(unused_letters("ijk")[: len(a.shape) - 2])
+    batch = stack_letters(a)
     d = einsum(conj(u) if u.dtype.kind == "c" else u, t, conj(vh) if vh.dtype.kind == "c" else vh,
                subscripts=f"{batch}ji,{batch}jk,{batch}ik->{batch}i")
     return real(d) if d.dtype.kind == "c" else d
