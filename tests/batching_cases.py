@@ -26,6 +26,7 @@ from rune.primitives import indexing as I
 from rune.primitives import linalg as L
 from rune.primitives import reduce as R
 from rune.primitives import shape as S
+from tests.programs import checkpointed, custom_tanh
 
 # ------------------------------------------------------------ the registry
 
@@ -360,12 +361,6 @@ def _scan(c, xs):
     return rune.scan(lambda c, x: (c * 0.9 + nx.sin(x), c * x), c, xs)
 
 
-@rune.custom_jvp
-def _custom_jvp_fn(x):
-    y = nx.tanh(x)
-    return y, lambda t: t * (1.0 - y * y)
-
-
 @rune.custom_vjp
 def _custom_vjp_fn(x):
     y = nx.sin(x)
@@ -375,9 +370,6 @@ def _custom_vjp_fn(x):
 @rune.custom_transpose
 def _custom_transpose_fn(x):
     return 2.0 * x, lambda ct: 2.0 * ct
-
-
-_checkpointed = rune.checkpoint(lambda x: nx.sin(x) * nx.cos(x))
 
 
 @st.composite
@@ -479,9 +471,9 @@ CASES = {
     rune.control.cond_p: call_case("cond", _cond, 2),
     rune.control.while_p: call_case("while", _while, 1).map(_forward_only),
     rune.control.scan_p: st.one_of(scan_case(), call_case("fori_loop", _fori)),
-    rune.custom._JVP.primitive: call_case("custom_jvp", _custom_jvp_fn),
+    rune.custom._JVP.primitive: call_case("custom_jvp", custom_tanh),
     rune.custom._VJP.primitive: call_case("custom_vjp", _custom_vjp_fn).map(_reverse_only),
     rune.custom._TRANSPOSE.primitive: call_case("custom_transpose", _custom_transpose_fn),
     # checkpoint's backward pass runs a linear_call (vmap(grad) reaches it)
-    rune.custom.linear_call: call_case("checkpoint", _checkpointed),
+    rune.custom.linear_call: call_case("checkpoint", checkpointed),
 }
