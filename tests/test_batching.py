@@ -3,6 +3,14 @@
 The regressions are the cases differential testing against JAX found (issue
 19): matmul's batching rule reached with a batch axis other than 0, directly
 through vmap or through jacfwd and hessian, which batch the tangents.
+
+The sweep takes each primitive of rune (tests/batching_cases.py finds them
+and gives each a random use), stacks random examples along random axes (0,
+1, -1, the last, or None: shared), with batch sizes 1 to 4, and checks that
+vmap(f), jit(vmap(f)), vmap(jit(f)), vmap(vmap(f)), vmap(grad f), vmap of
+jvp and vmap of a pullback (tangents and cotangents batched on their own
+axes, as jacfwd and jacrev do) equal a Python loop over the examples, with
+out_axes 0 or -1.
 """
 
 import numpy as np
