@@ -1,7 +1,7 @@
 """Every public function and class has a docstring with a `>>>` example,
 its arguments and what it raises.
 
-The examples run as tests (`literate_docstring_patterns` in pyproject.toml)
+The examples run as tests (`literate_docstring_paths` in pyproject.toml)
 and show in the API reference, which mkdocstrings builds from the Google-style
 `Args:` and `Raises:` sections; these tests make sure each public object has
 them, and name every offender at once.
@@ -24,7 +24,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-MODULES = ("rune", "rune.nx", "rune.nx.linalg", "rune.nx.random", "rune.ptree", "rune.literate")
+MODULES = ("rune", "rune.nx", "rune.nx.linalg", "rune.nx.fft", "rune.nx.random", "rune.ptree",
+           "rune.scipy.special", "rune.scipy.stats", "rune.scipy.signal", "rune.literate")
 
 
 def star_exported(module) -> set[str]:
