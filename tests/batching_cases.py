@@ -21,11 +21,14 @@ from hypothesis import strategies as st
 import rune
 from rune import nx
 from rune.core import Primitive
+from rune.primitives import convolution as V
 from rune.primitives import elementwise as E
+from rune.primitives import fft as F
 from rune.primitives import indexing as I
 from rune.primitives import linalg as L
 from rune.primitives import reduce as R
 from rune.primitives import shape as S
+from rune.primitives import special as Z
 from tests.programs import checkpointed, custom_tanh
 
 # ------------------------------------------------------------ the registry
@@ -340,6 +343,30 @@ def rectangular(draw, fn, name):
     return Case(name, fn, [lead + (m, n)], [singular_values_apart], (0,))
 
 
+@st.composite
+def fft_case(draw, name):
+    """fft or ifft over some axes of a complex tensor; rfft along one axis of a
+    real one; irfft of a complex half-spectrum back to a length n."""
+    shape = draw(shapes(1))
+    if name in ("fft", "ifft"):
+        axes = draw(axes_of(len(shape), min_size=1))
+        fn = getattr(F, name)
+        return Case(name, lambda x: fn(x, axes=axes), [shape], [complex_normal], (0,))
+    axis = draw(st.integers(0, len(shape) - 1))
+    if name == "rfft":
+        return Case(name, lambda x: F.rfft(x, axis=axis), [shape], [normal], (0,))
+    n = draw(st.integers(1, 5))
+    half = shape[:axis] + (n // 2 + 1,) + shape[axis + 1:]
+    return Case(name, lambda c: F.irfft(c, axis=axis, n=n), [half], [complex_normal], (0,))
+
+
+@st.composite
+def convolve_case(draw):
+    lead = draw(broadcasting_shapes(2))
+    a, v = (l[-1:] + (draw(sizes),) for l in lead)
+    return Case("convolve", V.convolve, [a, v], [normal, normal], (0, 1))
+
+
 # The call primitives (control flow, custom rules) through their public functions.
 
 def _cond(p, x):
@@ -418,7 +445,20 @@ CASES = {
     **{getattr(E, name).primitive: unary(getattr(E, name), differentiable=False) for name in [
         "floor", "ceil", "isnan", "isfinite", "isinf"]},
     E.logical_not.primitive: unary(E.logical_not, bools, differentiable=False),
+    **{getattr(E, name).primitive: unary(getattr(E, name)) for name in ["exp2", "cbrt"]},
+    # special functions
+    **{getattr(Z, name).primitive: unary(getattr(Z, name)) for name in [
+        "erf", "erfc", "i0", "i1", "i0e", "i1e"]},
+    **{getattr(Z, name).primitive: unary(getattr(Z, name), uniform(0.5, 3.0)) for name in [
+        "gammaln", "gamma", "digamma"]},
+    Z.erfinv.primitive: unary(Z.erfinv, UNIT),
+    Z.polygamma.primitive: st.integers(0, 2).flatmap(lambda n: unary(
+        lambda x: Z.polygamma(x, n=n), uniform(0.5, 3.0))),
+    Z.sinc_derivative.primitive: st.integers(0, 2).flatmap(lambda k: unary(
+        lambda x: Z.sinc_derivative(x, k=k))),
     # elementwise, two or three arguments
+    **{getattr(E, name).primitive: binary(getattr(E, name)) for name in [
+        "hypot", "logaddexp", "logaddexp2"]},
     **{getattr(E, name).primitive: binary(getattr(E, name)) for name in [
         "add", "subtract", "multiply", "arctan2", "maximum", "minimum"]},
     E.divide.primitive: binary(E.divide, (normal, _positive)),
@@ -452,7 +492,10 @@ CASES = {
     I.pad_p: pad_case(),
     I.gather_p: gather_case(),
     I.scatter_add_p: gather_case(scatter=True),
-    # products and linear algebra
+    # transforms and products
+    **{getattr(F, name).primitive: fft_case(name) for name in ["fft", "ifft", "rfft", "irfft"]},
+    V.convolve_p: convolve_case(),
+    # linear algebra
     L.matmul_p: matmul_case(),
     L.einsum_p: einsum_case(),
     L.inv.primitive: square(L.inv),
