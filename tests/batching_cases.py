@@ -28,6 +28,8 @@ from rune.primitives import indexing as I
 from rune.primitives import linalg as L
 from rune.primitives import reduce as R
 from rune.primitives import shape as S
+from rune.primitives import sorting as O
+from rune.primitives import updates as U
 from rune.primitives import special as Z
 from tests.programs import checkpointed, custom_tanh
 
@@ -202,6 +204,13 @@ def cumsum_case(draw):
 
 
 @st.composite
+def cumprod_case(draw):
+    shape = draw(shapes(1))
+    axis = draw(st.integers(0, len(shape) - 1))
+    return Case("cumprod", lambda x: R.cumprod(x, axis=axis), [shape], [normal], (0,))
+
+
+@st.composite
 def reshape_case(draw):
     shape = draw(shapes())
     flat = int(np.prod(shape))
@@ -367,6 +376,52 @@ def convolve_case(draw):
     return Case("convolve", V.convolve, [a, v], [normal, normal], (0, 1))
 
 
+def sorted_rows(rng, shape):
+    return np.sort(rng.standard_normal(shape), axis=-1)
+
+
+@st.composite
+def along_axis(draw, name):
+    """sort, argsort and argpartition along one axis."""
+    shape = draw(shapes(1))
+    axis = draw(st.integers(0, len(shape) - 1))
+    if name == "sort":
+        return Case(name, lambda x: O.sort(x, axis=axis), [shape], [small_ints], (0,))
+    if name == "argsort":
+        descending = draw(st.booleans())
+        return Case(name, lambda x: O.argsort(x, axis=axis, descending=descending), [shape],
+                    [small_ints])
+    kth = draw(st.integers(0, shape[axis] - 1))
+    return Case(name, lambda x: O.argpartition(x, kth=kth, axis=axis), [shape], [normal])
+
+
+@st.composite
+def searchsorted_case(draw, rows):
+    n, side = draw(sizes), draw(st.sampled_from(["left", "right"]))
+    lead = (draw(sizes),) if rows else ()
+    v = lead + tuple(draw(st.lists(sizes, max_size=1 if rows else 2)))
+    fn = O.searchsorted_rows if rows else O.searchsorted
+    return Case(fn.__name__, lambda a, v: fn(a, v, side=side), [lead + (n,), v],
+                [sorted_rows, small_ints])
+
+
+@st.composite
+def update_case(draw, kinds):
+    """x.at[index].<kind>(v): a basic index (set_slice) or an integer array."""
+    kind = draw(st.sampled_from(kinds))
+    shape = draw(shapes(1))
+    if kind == "slice":
+        index = draw(basic_index(shape))
+        target = np.empty(shape)[index].shape
+        return Case("set_slice", lambda x, v: x.at[index].set(v), [shape, target],
+                    [normal, normal], (0, 1))
+    index_shape = draw(shapes(0, 2))
+    v_shape = index_shape + shape[1:]
+    return Case(f"at.{kind}", lambda x, v, i: getattr(x.at[i], kind)(v),
+                [shape, v_shape, index_shape], [normal, normal, indices_below(shape[0])],
+                (0, 1))
+
+
 # The call primitives (control flow, custom rules) through their public functions.
 
 def _cond(p, x):
@@ -441,6 +496,9 @@ CASES = {
         "real", "imag", "conj"]},
     E.astype.primitive: unary(lambda x: E.astype(x, dtype=np.dtype(np.complex128))),
     E.integer_pow.primitive: unary(lambda x: E.integer_pow(x, n=3)),
+    **{getattr(E, name).primitive: unary(getattr(E, name), differentiable=False)
+       for name in ["trunc", "signbit"]},
+    E.fmod.primitive: binary(E.fmod, (normal, _positive)),
     E.round_.primitive: unary(lambda x: E.round_(x, decimals=1), differentiable=False),
     **{getattr(E, name).primitive: unary(getattr(E, name), differentiable=False) for name in [
         "floor", "ceil", "isnan", "isfinite", "isinf"]},
@@ -483,6 +541,18 @@ CASES = {
     R.all.primitive: reduction(R.all, False, bools),
     R.any.primitive: reduction(R.any, False, bools),
     R.cumsum_p: cumsum_case(),
+    R.cumprod_p: cumprod_case(),
+    # sorting and updates
+    **{getattr(O, name).primitive: along_axis(name) for name in [
+        "sort", "argsort", "argpartition"]},
+    O.searchsorted_p: searchsorted_case(False),
+    O.searchsorted_rows_p: searchsorted_case(True),
+    U.set_slice_p: update_case(["slice"]),
+    U.set_at_p: update_case(["set"]),
+    U.add_at_p: update_case(["add"]),
+    U.scatter_mul.primitive: update_case(["multiply"]),
+    U.scatter_min.primitive: update_case(["min"]),
+    U.scatter_max.primitive: update_case(["max"]),
     # shapes and indexing
     S.reshape.primitive: reshape_case(),
     S.transpose.primitive: transpose_case(),

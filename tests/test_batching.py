@@ -243,3 +243,18 @@ def test_vmap_of_every_primitive_equals_a_loop(prim):
         check_batching(prim, call)
 
     sweep()
+
+
+# ------------------------------------------- regressions the sweep found
+
+
+def test_vmap_of_the_jvp_of_an_update_along_x_alone():
+    # The update rules read the batch size from v and the indices only: along
+    # x alone (v's tangent a constant zero, unbatched) vmap raised "no batched value".
+    x, v, i = nx.array([0.0, 2.0, 4.0]), nx.array([10.0, 20.0]), nx.array([1, 1])
+    tangents = nx.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    expected = {"set": [[1.0, 0.0, 3.0], [4.0, 0.0, 6.0]], "add": tangents}
+    for method, want in expected.items():
+        def along(t, method=method):
+            return rune.jvp(lambda x: getattr(x.at[i], method)(v), (x,), (t,))[1]
+        assert_close(rune.vmap(along)(tangents), want, rtol=1e-15)
