@@ -372,7 +372,7 @@ def fft_case(draw, name):
 @st.composite
 def convolve_case(draw):
     lead = draw(broadcasting_shapes(2))
-    a, v = (l[-1:] + (draw(sizes),) for l in lead)
+    a, v = (leading[-1:] + (draw(sizes),) for leading in lead)
     return Case("convolve", V.convolve, [a, v], [normal, normal], (0, 1))
 
 
