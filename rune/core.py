@@ -24,7 +24,7 @@ from .nx.tensor import Tensor, TracedValueError
 
 __all__ = [
     "Primitive", "binder", "Scaled", "Trace", "Tracer", "TracedValueError", "new_trace", "Tensor",
-    "active_traces",
+    "active_traces", "split_by_trace",
 ]
 
 
@@ -181,6 +181,21 @@ class Trace:
 
     def process(self, prim, args, params):
         raise NotImplementedError
+
+
+def split_by_trace(trace, args, first="primal", second="tangent"):
+    """The arguments cut in two lists at `trace`'s level: a tracer of `trace`
+    gives its `first` and `second` fields (primal and tangent; value and batch
+    axis), anything else (a constant at this level) gives itself and None."""
+    firsts, seconds = [], []
+    for a in args:
+        if isinstance(a, Tracer) and a._trace is trace:
+            firsts.append(getattr(a, first))
+            seconds.append(getattr(a, second))
+        else:
+            firsts.append(a)
+            seconds.append(None)
+    return firsts, seconds
 
 
 class Tracer(Tensor):

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import ptree
 from .arguments import FlatFunction, as_tensor, check_structure, flatten_tensors
-from .core import Primitive, Tracer, _leaked, new_trace
+from .core import Primitive, Tracer, _leaked, new_trace, split_by_trace
 from .forward import JVPTrace, JVPTracer, jvp_flat
 from .graph import Graph, GraphTrace, Var, WeakVar
 from .jit import JitTrace, compile_graph
@@ -288,19 +288,6 @@ def _apply(kind, call, leaves):
     raise NotImplementedError(f"{kind.name} does not support {trace.transform}")
 
 
-def _split_level(trace, leaves, tracer_type):
-    """(primals, tangents) of the leaves at one differentiation level."""
-    primals, tangents = [], []
-    for x in leaves:
-        if type(x) is tracer_type and x._trace is trace:
-            primals.append(x.primal)
-            tangents.append(x.tangent)
-        else:
-            primals.append(x)
-            tangents.append(None)
-    return primals, tangents
-
-
 def _check_not_closed_over(name, trace, outs):
     """fun ran one level down: an output of this level came from a closure."""
     for out in outs:
@@ -324,7 +311,7 @@ def _zeros(x):
 
 def _linearize(kind, call, trace, leaves):
     """Under reverse mode: fun on the primals, the rule for the record."""
-    primals, tangents = _split_level(trace, leaves, LinearizeTracer)
+    primals, tangents = split_by_trace(trace, leaves)
     outs, rule = call(*primals)
     _check_not_closed_over(kind.name, trace, outs)
     if all(t is None for t in tangents):
@@ -402,7 +389,7 @@ def _jvp(kind, call, trace, leaves):
     """Under forward mode: custom_jvp's rule; a linear function applied to the tangents."""
     if kind is _VJP:
         raise TypeError(_forward_mode_message(call.name, trace.transform))
-    primals, tangents = _split_level(trace, leaves, JVPTracer)
+    primals, tangents = split_by_trace(trace, leaves)
     outs, rule = call(*primals)
     _check_not_closed_over(kind.name, trace, outs)
     if all(t is None for t in tangents):
@@ -496,14 +483,9 @@ def _check_closed(kind, call, trace, outs):
 
 def _batch(kind, call, trace, leaves):
     """Under vmap: bind the call again on the batched values, with batched graphs."""
-    values, batched = [], []
-    for x in leaves:
-        if type(x) is BatchTracer and x._trace is trace:
-            values.append(x.value if x.dim == 0 else _shape.moveaxis(x.value, x.dim, 0))
-            batched.append(True)
-        else:
-            values.append(x)
-            batched.append(False)
+    values, dims = split_by_trace(trace, leaves, "value", "dim")
+    values = [v if d is None or d == 0 else _shape.moveaxis(v, d, 0) for v, d in zip(values, dims)]
+    batched = [d is not None for d in dims]
     in_axes = tuple(0 if b else None for b in batched)
     fwd = _graph_of(vmap(call.fwd.evaluate, in_axes=in_axes), values, kind.name)
     outs, residuals = fwd.outputs[: call.num_out], fwd.outputs[call.num_out:]
@@ -698,7 +680,7 @@ def checkpoint(f):
         if not isinstance(trace, LinearizeTrace):
             return f(*args)
         leaves, structure = _leaves(args)
-        primals, tangents = _split_level(trace, leaves, LinearizeTracer)
+        primals, tangents = split_by_trace(trace, leaves)
         flat_f = FlatFunction(f, structure, "rune.checkpoint")
         with recording_states() as draws:  # recomputations replay f's random numbers
             outs = flat_f(*primals)  # one level down: f's operations are not recorded

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import ptree
 from .arguments import FlatFunction, check_like, check_structure, flatten_tensors
-from .core import Scaled, Trace, Tracer, new_trace
+from .core import Scaled, Trace, Tracer, new_trace, split_by_trace
 from .primitives.elementwise import add, multiply
 from .primitives.shape import broadcast_like, zeros_like
 
@@ -114,6 +114,8 @@ class JVPTrace(Trace):
             x = args[0]
             ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, VALUE_OPS)
             return ans if tangent is None else JVPTracer(self, ans, tangent)
+        # split_by_trace, inlined: this is every binary operation under jvp and
+        # a Hessian's hot path (the call costs ~0.3 us of a ~12 us multiply).
         primals = []
         tangents = []
         for a in args:
@@ -146,16 +148,7 @@ def jvp_flat(f, primals, tangents, transform="rune.jvp"):
     """f(*primals) and its tangent along `tangents` (lists of leaves; None = zero)."""
     with new_trace(JVPTrace, transform) as trace:
         tracers = [p if t is None else JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
-        outs = f(*tracers)
-        out_primals, out_tangents = [], []
-        for out in outs:
-            if type(out) is JVPTracer and out._trace is trace:
-                out_primals.append(out.primal)
-                out_tangents.append(out.tangent)
-            else:
-                out_primals.append(out)
-                out_tangents.append(None)
-    return out_primals, out_tangents
+        return split_by_trace(trace, f(*tracers))
 
 
 def jvp(f, primals, tangents, has_aux=False):

@@ -142,6 +142,8 @@ class LinearizeTrace(Trace):
             else:
                 ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, self.record)
         else:
+            # split_by_trace, inlined (and copying arrays): the hot path of every
+            # gradient (the call costs ~0.3 us of a ~12 us binary operation).
             primals = []
             tangents = []
             for a in args:

@@ -51,6 +51,7 @@ class BatchTrace(Trace):
         self.size = size
 
     def process(self, prim, args, params):
+        # split_by_trace, inlined: every operation under vmap comes here.
         values, dims = [], []
         for a in args:
             if type(a) is BatchTracer and a._trace is self:

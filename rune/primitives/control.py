@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import Primitive
-from ..custom import _placed, _split_level, _top_trace, _zeros
+from ..core import Primitive, split_by_trace
+from ..custom import _placed, _top_trace, _zeros
 from ..forward import JVPTrace, JVPTracer, jvp_flat
 from ..graph import Graph, GraphTrace
 from ..nx.tensor import Tensor
@@ -114,18 +114,6 @@ def _with_tangents(trace, outs, tangents, tracer_type):
     return results
 
 
-def _split_batch(trace, args):
-    values, dims = [], []
-    for a in args:
-        if type(a) is BatchTracer and a._trace is trace:
-            values.append(a.value)
-            dims.append(a.dim)
-        else:
-            values.append(a)
-            dims.append(None)
-    return values, dims
-
-
 def _front(values, dims, batched, size):
     """Each value with its batch axis first where `batched` says (broadcast if it has none)."""
     return [_shape.batched_front(v, d, size) if b else v for v, d, b in zip(values, dims, batched)]
@@ -157,7 +145,7 @@ def _cond_abstract(pred, *args, true, false):
 
 
 def _cond_jvp(trace, args, true, false):
-    primals, tangents = _split_level(trace, args, JVPTracer)
+    primals, tangents = split_by_trace(trace, args)
     pred = primals[0]
     if readable(pred):
         return (true if pred else false).graph.evaluate(*args[1:])
@@ -171,7 +159,7 @@ def _cond_jvp(trace, args, true, false):
 
 
 def _cond_linearize(trace, args, true, false):
-    primals, tangents = _split_level(trace, args, LinearizeTracer)
+    primals, tangents = split_by_trace(trace, args)
     pred, ops = primals[0], primals[1:]
     if readable(pred):
         return (true if pred else false).graph.evaluate(*args[1:])
@@ -218,7 +206,7 @@ def _cond_linearize(trace, args, true, false):
 
 
 def _cond_batch(trace, args, true, false):
-    values, dims = _split_batch(trace, args)
+    values, dims = split_by_trace(trace, args, "value", "dim")
     pred = values[0]
     if dims[0] is not None:
         # A predicate per example: run both branches, select per example.
@@ -272,7 +260,7 @@ def _while_python(args, cond, body, num_cond_consts, num_body_consts):
 def _while_jvp(trace, args, cond, body, num_cond_consts, num_body_consts):
     if all(map(readable, args)):
         return _while_python(args, cond, body, num_cond_consts, num_body_consts)
-    primals, tangents = _split_level(trace, args, JVPTracer)
+    primals, tangents = split_by_trace(trace, args)
     n_cond, n_body = num_cond_consts, num_body_consts
     start = n_cond + n_body
     body_at = [i for i in range(n_body) if tangents[n_cond + i] is not None]
@@ -302,7 +290,7 @@ def _while_jvp(trace, args, cond, body, num_cond_consts, num_body_consts):
 def _while_linearize(trace, args, cond, body, num_cond_consts, num_body_consts):
     if all(map(readable, args)):
         return _while_python(args, cond, body, num_cond_consts, num_body_consts)
-    primals, tangents = _split_level(trace, args, LinearizeTracer)
+    primals, tangents = split_by_trace(trace, args)
     params = dict(cond=cond, body=body, num_cond_consts=num_cond_consts,
                   num_body_consts=num_body_consts)
     outs = while_p.bind(*primals, **params)
@@ -335,7 +323,7 @@ def _frozen_step(cond, body, n_cond, n_body, xs):
 
 
 def _while_batch(trace, args, cond, body, num_cond_consts, num_body_consts):
-    values, dims = _split_batch(trace, args)
+    values, dims = split_by_trace(trace, args, "value", "dim")
     size, batched = trace.size, [d is not None for d in dims]
     n_cond, n_body = num_cond_consts, num_body_consts
     cond_b, body_b, carry_b = _groups(batched, [n_cond, n_body, len(args)])
@@ -405,7 +393,7 @@ def _scan_tangents_at(primals, tangents, num_consts, num_carry):
 
 
 def _scan_jvp(trace, args, body, length, reverse, num_consts, num_carry):
-    primals, tangents = _split_level(trace, args, JVPTracer)
+    primals, tangents = split_by_trace(trace, args)
     params = dict(length=length, reverse=reverse)
     if all(t is None for t in tangents):
         return scan_p.bind(*primals, body=body, num_consts=num_consts, num_carry=num_carry,
@@ -438,7 +426,7 @@ def _scan_jvp(trace, args, body, length, reverse, num_consts, num_carry):
 
 
 def _scan_linearize(trace, args, body, length, reverse, num_consts, num_carry):
-    primals, tangents = _split_level(trace, args, LinearizeTracer)
+    primals, tangents = split_by_trace(trace, args)
     params = dict(length=length, reverse=reverse)
     if all(t is None for t in tangents):
         return scan_p.bind(*primals, body=body, num_consts=num_consts, num_carry=num_carry,
@@ -514,7 +502,7 @@ def _scan_transpose_body(lin, n_consts, n_x, n_res, a, b, name):
 
 
 def _scan_batch(trace, args, body, length, reverse, num_consts, num_carry):
-    values, dims = _split_batch(trace, args)
+    values, dims = split_by_trace(trace, args, "value", "dim")
     size, batched = trace.size, [d is not None for d in dims]
     carry_end = num_consts + num_carry
     consts_b, carry_b, xs_b = _groups(batched, [num_consts, num_carry, len(args)])
