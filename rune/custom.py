@@ -323,7 +323,7 @@ def _linearize(kind, call, trace, leaves):
     if kind.rule_maps == "tangents":  # custom_jvp: the rule records its own linear operations
         out_tangents = rule(*tangents)
         record = trace.record
-        return [_linearize_tracer(trace, o, t) if type(t) is Var and t._trace is record else o
+        return [LinearizeTracer(trace, o, t) if type(t) is Var and t._trace is record else o
                 for o, t in zip(outs, out_tangents)]
     tangent_at = [i for i, t in enumerate(tangents) if t is not None]
 
@@ -360,7 +360,7 @@ def _record_call(trace, name, outs, tangents, tangent_at, forward, transpose_all
                               [outs[j] for j in out_at], name, forward_at, transpose_at)
     results = list(outs)
     for j, var in zip(out_at, out_vars):
-        results[j] = _linearize_tracer(trace, outs[j], var)
+        results[j] = LinearizeTracer(trace, outs[j], var)
     return results
 
 
@@ -370,12 +370,6 @@ def _placed(values, at, base):
     for i, v in zip(at, values):
         full[i] = v
     return full
-
-
-def _linearize_tracer(trace, primal, tangent):
-    out = object.__new__(LinearizeTracer)
-    out._trace, out.primal, out.tangent = trace, primal, tangent
-    return out
 
 
 def _forward_mode_message(name, where):
@@ -419,12 +413,11 @@ def _on_tangents(kind, call, record, leaves):
 # ------------------------------------------------------------------ tracing
 
 
-class _CustomTrace(JitTrace):
+def _custom_trace(level, transform):
     """What fun and its rule are traced under: jit's trace (Python numbers
     among the arguments keep their weak typing, as they do eagerly), whose
     reads name the custom rule plainly (`... is traced by rune.custom_vjp`)."""
-
-    read_error = GraphTrace.read_error
+    return JitTrace(level, transform, read_hint="")
 
 
 def _input_var(trace, x):
@@ -438,7 +431,7 @@ def _input_var(trace, x):
 
 def _graph_of(fn, avals, transform):
     """The graph of `fn` traced on Vars like the avals (tensors or Python numbers)."""
-    with new_trace(_CustomTrace, transform) as trace:
+    with new_trace(_custom_trace, transform) as trace:
         inputs = [_input_var(trace, a) for a in avals]
         outputs = fn(*inputs)
     return Graph(inputs, trace.equations, outputs)
@@ -446,7 +439,7 @@ def _graph_of(fn, avals, transform):
 
 def _trace_call(kind, call, leaves):
     """Trace fun and its rule (on Vars of this kind's own GraphTrace) to a _GraphCall."""
-    with new_trace(_CustomTrace, kind.name) as trace:
+    with new_trace(_custom_trace, kind.name) as trace:
         in_vars = [_input_var(trace, x) for x in leaves]
         outs, rule = call(*in_vars)
         num_eqs, num_fwd_vars = len(trace.equations), trace.num_vars

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import ptree
 from .arguments import FlatFunction, check_like, check_structure, flatten_tensors
-from .core import Scaled, Trace, Tracer, new_trace, split_by_trace
+from .core import Scaled, Trace, TracedValueError, Tracer, new_trace, split_by_trace
 from .primitives.elementwise import add, multiply
 from .primitives.shape import broadcast_like, zeros_like
 
@@ -96,8 +96,6 @@ def concrete_primal(tracer, read, lossless):
     would drop it (float, item, numpy) raise, pointing to rune.detach."""
     if lossless:
         return tracer.primal._concrete(read, lossless)
-    from .nx.tensor import TracedValueError
-
     raise TracedValueError(
         f"{read}: the value is traced by {tracer._trace.transform}, and reading it as "
         f"a number would drop its derivative; read rune.detach(x) to mean that"

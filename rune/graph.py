@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import Tensor, Trace, Tracer
+from .core import Tensor, Trace, TracedValueError, Tracer
 
 
 class Var(Tracer):
@@ -59,11 +59,16 @@ class GraphTrace(Trace):
     """Records every primitive applied to its Vars as an equation."""
 
     transform = "rune.make_graph"
+    # What a read of a Var says after "the value is traced by <transform>":
+    # each tracing use words its advice for its users (jit, control flow).
+    read_hint = ""
 
-    def __init__(self, level, transform=None):
+    def __init__(self, level, transform=None, read_hint=None):
         super().__init__(level)
         if transform is not None:
             self.transform = transform
+        if read_hint is not None:
+            self.read_hint = read_hint
         self.equations: list = []
         self.num_vars = 0
         self.captured: dict = {}  # id -> (numpy array f used, the copy the graph holds)
@@ -104,9 +109,7 @@ class GraphTrace(Trace):
         return out
 
     def read_error(self, read):
-        from .nx.tensor import TracedValueError
-
-        raise TracedValueError(f"{read}: the value is traced by {self.transform}")
+        raise TracedValueError(f"{read}: the value is traced by {self.transform}{self.read_hint}")
 
 
 def _constant_key(value):

@@ -119,6 +119,11 @@ class LinearizeTracer(DifferentiationTracer):
 
     __slots__ = ()
 
+    def __init__(self, trace, primal, tangent):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
 
 _new_tracer = object.__new__
 
@@ -157,7 +162,7 @@ class LinearizeTrace(Trace):
             ans, tangent = apply_jvp(prim, primals, tangents, params, self.record)
         if tangent is None:
             return ans
-        out = _new_tracer(LinearizeTracer)
+        out = _new_tracer(LinearizeTracer)  # LinearizeTracer(self, ans, tangent), inlined
         out._trace = self
         out.primal = ans
         out.tangent = tangent
@@ -167,11 +172,7 @@ class LinearizeTrace(Trace):
         """A tracer for one input leaf; integer and boolean inputs get no tangent."""
         if primal.dtype.kind not in "fc":
             return primal
-        out = _new_tracer(LinearizeTracer)
-        out._trace = self
-        out.primal = primal
-        out.tangent = self.record.new_var(primal.shape, primal.dtype)
-        return out
+        return LinearizeTracer(self, primal, self.record.new_var(primal.shape, primal.dtype))
 
     def split_output(self, out):
         """(primal, tangent var or None) of one output leaf."""
@@ -232,30 +233,38 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
         if ct is None:
             continue
         cts[out.index] = None  # free it: nothing reads it again
-        if params is _SCALED:
-            # The hot path: out = t * factor, so t's cotangent is ct * factor,
-            # reshaped only where the factor broadcast t to a larger shape.
-            t, factor = args
-            worth_checking = type(ct) is Tensor and (type(factor) is not Tensor
-                                                     or ct._value.size >= _SPREAD_MIN)
-            if worth_checking and _is_spread_one(ct, factor):
-                share = factor
-            else:
-                share = multiply(ct, factor)
-            if out.shape != t.shape or out.dtype != t.dtype:
-                share = fit(share, t)
-            _accumulate(cts, t.index, share)
-            continue
-        if params is _ADDED:  # out = a + b, alike: each gets the whole cotangent
-            a, b = args
-            _accumulate(cts, a.index, ct)
-            _accumulate(cts, b.index, ct)
-            continue
-        rules = prim.transpose_rules
-        for i, arg in enumerate(args):
-            if type(arg) is Var and arg._trace is record:  # not a Var of jit's graph
-                _accumulate(cts, arg.index, rules[i](ct, *args, **params))
+        if params is _SCALED:  # the two most common equations (Record.scale, .add): fast paths
+            _transpose_scaled(cts, ct, args, out)
+        elif params is _ADDED:
+            _transpose_added(cts, ct, args)
+        else:
+            rules = prim.transpose_rules
+            for i, arg in enumerate(args):
+                if type(arg) is Var and arg._trace is record:  # not a Var of jit's graph
+                    _accumulate(cts, arg.index, rules[i](ct, *args, **params))
     return [None if v is None else cts[v.index] for v in in_vars]
+
+
+def _transpose_scaled(cts, ct, args, out):
+    """out = t * factor (Record.scale), the hot path: t's cotangent is
+    ct * factor, reshaped only where the factor broadcast t to a larger shape."""
+    t, factor = args
+    worth_checking = type(ct) is Tensor and (type(factor) is not Tensor
+                                             or ct._value.size >= _SPREAD_MIN)
+    if worth_checking and _is_spread_one(ct, factor):
+        share = factor
+    else:
+        share = multiply(ct, factor)
+    if out.shape != t.shape or out.dtype != t.dtype:
+        share = fit(share, t)
+    _accumulate(cts, t.index, share)
+
+
+def _transpose_added(cts, ct, args):
+    """out = a + b of alike tangents (Record.add): each gets the whole cotangent."""
+    a, b = args
+    _accumulate(cts, a.index, ct)
+    _accumulate(cts, b.index, ct)
 
 
 def _transpose_results(cts, record, prim, args, params, out):

@@ -38,7 +38,7 @@ from .reverse import evaluate_backward, linearize_flat
 from .vmap import BatchTrace, BatchTracer
 
 __all__ = [
-    "Aval", "SubGraph", "ControlTrace", "readable", "tracing", "is_float", "var_like",
+    "Aval", "SubGraph", "control_trace", "readable", "tracing", "is_float", "var_like",
     "unused_var", "trace_graph", "join_consts", "permuted", "jvp_graph", "ControlRule",
     "record_linear", "linearize_graph", "transpose_call", "transpose_graph", "batch_graph",
 ]
@@ -76,21 +76,17 @@ class SubGraph:
     __repr__ = __str__
 
 
-class ControlTrace(JitTrace):
-    """What branches and loop bodies are traced under: jit's trace (Python
-    numbers keep their weak typing), whose reads name the construct."""
+# Branches and loop bodies are traced under jit's trace (Python numbers keep
+# their weak typing), whose reads name the construct. has_weak: a weak Var of
+# an enclosing jit may be captured by a closure (x32 * lr stays float32).
+CONTROL_READ_HINT = (", which knows its shape and dtype but not its value (under jit and "
+                     "vmap, branches and loop bodies are traced: choose between values with "
+                     "nx.where, or branch with rune.cond)")
 
-    def __init__(self, level, transform):
-        super().__init__(level, transform)
-        # A weak Var of an enclosing jit may be captured by a closure: x32 * lr stays float32.
-        self.has_weak = True
 
-    def read_error(self, read):
-        raise TracedValueError(
-            f"{read}: the value is traced by {self.transform}, which knows its shape and dtype "
-            f"but not its value (under jit and vmap, branches and loop bodies are traced: "
-            f"choose between values with nx.where, or branch with rune.cond)"
-        )
+def control_trace(level, transform):
+    """The trace branches and loop bodies run under (see CONTROL_READ_HINT)."""
+    return JitTrace(level, transform, CONTROL_READ_HINT, has_weak=True)
 
 
 def readable(x) -> bool:
@@ -130,7 +126,7 @@ def var_like(trace, x):
 def unused_var(x):
     """A graph input that the graph does not read (graphs bound together take the same inputs)."""
     # A trace of its own, never entered: a shared one would number Vars for every thread.
-    return var_like(ControlTrace(-1, "rune control flow"), x)
+    return var_like(control_trace(-1, "rune control flow"), x)
 
 
 def trace_graph(fn, avals, transform):
@@ -141,7 +137,7 @@ def trace_graph(fn, avals, transform):
     (a closure over a tracer) become extra inputs, first; `consts` lists
     them, to be passed wherever the graph is bound.
     """
-    with new_trace(ControlTrace, transform) as trace:
+    with new_trace(control_trace, transform) as trace:
         inputs = [var_like(trace, a) for a in avals]
         outputs = list(fn(*inputs))
     graph = Graph(inputs, trace.equations, outputs).pruned()
@@ -231,7 +227,7 @@ def linearize_graph(graph, tangent_at, kept_at, transform):
     the tangents of the inputs at tangent_at) to the tangents of the float
     outputs.
     """
-    with new_trace(ControlTrace, transform) as trace:
+    with new_trace(control_trace, transform) as trace:
         ins = [var_like(trace, v) for v in graph.inputs]
         outs, in_vars, out_vars, record = linearize_flat(
             lambda *xs: graph.evaluate(*_placed(xs, tangent_at, ins)),

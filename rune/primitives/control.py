@@ -102,16 +102,7 @@ class ControlFlow(Primitive):
 def _with_tangents(trace, outs, tangents, tracer_type):
     """The outputs with their tangents: one tangent per float output, in order."""
     tangents = iter(tangents)
-    if tracer_type is JVPTracer:
-        return [JVPTracer(trace, o, next(tangents)) if is_float(o) else o for o in outs]
-    results = []
-    for o in outs:
-        if is_float(o):
-            tracer = object.__new__(LinearizeTracer)
-            tracer._trace, tracer.primal, tracer.tangent = trace, o, next(tangents)
-            o = tracer
-        results.append(o)
-    return results
+    return [tracer_type(trace, o, next(tangents)) if is_float(o) else o for o in outs]
 
 
 def _front(values, dims, batched, size):
