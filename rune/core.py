@@ -174,6 +174,9 @@ class Trace:
     """One active transformation; its tracers know it, and it knows its level."""
 
     transform = "rune"  # the public name, for messages: "rune.jit"
+    # What kind of transformation it is, the key of a call primitive's rule
+    # table (rune/calls): "jvp", "linearize", "batch", "graph" or "record".
+    kind = "trace"
 
     def __init__(self, level):
         self.level = level

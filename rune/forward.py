@@ -103,6 +103,8 @@ def concrete_primal(tracer, read, lossless):
 
 
 class JVPTrace(Trace):
+    kind = "jvp"
+
     def __init__(self, level, transform="rune.jvp"):
         super().__init__(level)
         self.transform = transform

@@ -12,7 +12,7 @@ print the same way, one equation per line:
       d: float64[2] = sin a
       return (c, d)
 
-A call with several results (a custom rule of rune/custom.py) is one
+A call with several results (a custom rule or control flow, rune/calls) is one
 equation whose `out` is a tuple of Vars, and whose `bind` and `impl` return
 a list (`c: float64[2], d: float64[2] = custom_vjp_call[fun=f] a b`).
 
@@ -59,6 +59,7 @@ class GraphTrace(Trace):
     """Records every primitive applied to its Vars as an equation."""
 
     transform = "rune.make_graph"
+    kind = "graph"
     # What a read of a Var says after "the value is traced by <transform>":
     # each tracing use words its advice for its users (jit, control flow).
     read_hint = ""

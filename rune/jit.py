@@ -437,7 +437,7 @@ def compile_graph(graph: Graph, name: str = "graph"):
 
     lines = [f"def {function_name}({', '.join(local[id(v)] for v in graph.inputs)}):"]
     for n, (out, fn, refs, ptext) in enumerate(calls):
-        # A call with several results (rune/custom.py) unpacks the list its impl returns.
+        # A call with several results (rune/calls) unpacks the list its impl returns.
         targets = (local[id(out)] if type(out) is not tuple else
                    ", ".join(local[id(v)] for v in out) + ("," if len(out) == 1 else ""))
         line = f"{fn}({', '.join(ref(r) for r in refs)}{ptext})"

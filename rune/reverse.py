@@ -42,6 +42,8 @@ class Record(GraphTrace):
     pass) in the other arguments.
     """
 
+    kind = "record"
+
     def process(self, prim, args, params):
         rules = prim.transpose_rules
         if rules is None or ((prim.multilinear or (type(rules) is tuple and None in rules))
@@ -77,7 +79,7 @@ class Record(GraphTrace):
         if factor_shape == t_shape or factor_shape == ():
             shape = t_shape
         else:
-            shape = _broadcast_shapes(t_shape, factor_shape)
+            shape = np.broadcast_shapes(t_shape, factor_shape)
         out = _new_var(Var)  # new_var, inlined on this hot path
         out._trace = self
         out.shape = shape
@@ -110,10 +112,6 @@ _SCALED: dict = {}
 _ADDED: dict = {}
 
 
-def _broadcast_shapes(a, b):
-    return np.broadcast_shapes(a, b)
-
-
 class LinearizeTracer(DifferentiationTracer):
     """A value under linearization: its primal, and its tangent's Var."""
 
@@ -129,6 +127,8 @@ _new_tracer = object.__new__
 
 
 class LinearizeTrace(Trace):
+    kind = "linearize"
+
     def __init__(self, level, transform="rune.linearize"):
         super().__init__(level)
         self.transform = transform
@@ -206,7 +206,7 @@ def evaluate_forward(record, in_vars, out_vars, in_tangents):
         if any(v is None for v in values):
             # An input without a tangent (integer) contributes zero.
             values = [zeros_like(a) if v is None else v for a, v in zip(args, values)]
-        if type(out) is tuple:  # several results (a call recorded by rune.custom)
+        if type(out) is tuple:  # several results (a call of rune/calls)
             for var, value in zip(out, prim.bind(*values, **params)):
                 env[var.index] = value
         else:
@@ -226,7 +226,7 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
         if var is not None and ct is not None:
             _accumulate(cts, var.index, ct)
     for prim, args, params, out in reversed(record.equations):
-        if type(out) is tuple:  # several results (a call recorded by rune.custom)
+        if type(out) is tuple:  # several results (a call of rune/calls)
             _transpose_results(cts, record, prim, args, params, out)
             continue
         ct = cts[out.index]

@@ -45,6 +45,7 @@ class BatchTracer(Tracer):
 
 class BatchTrace(Trace):
     transform = "rune.vmap"
+    kind = "batch"
 
     def __init__(self, level, size):
         super().__init__(level)

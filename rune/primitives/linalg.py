@@ -31,8 +31,7 @@ import string
 
 import numpy as np
 
-from ..core import Primitive, binder
-from ..nx.tensor import Tensor
+from ..core import Primitive, Tensor, binder
 from . import reduce as _reduce
 from . import shape as _shape
 from .elementwise import (astype, conj, divide, equal, fit, imag, multiply, negative, real,
