@@ -20,6 +20,8 @@ import threading
 
 import numpy as np
 
+# A cycle, on purpose: the rune.nx package imports the primitives, which import
+# this module; rune/nx/tensor.py, imported here, imports nothing of rune.
 from .nx.tensor import Tensor, TracedValueError
 
 __all__ = [

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core import Tensor, Trace, TracedValueError, Tracer
+from .nx.printing import format_number
 
 
 class Var(Tracer):
@@ -257,8 +258,6 @@ def _is_inline(arg) -> bool:
 
 
 def _inline_text(arg) -> str:
-    from .nx.printing import format_number
-
     return format_number(np.asarray(getattr(arg, "_value", arg))[()])
 
 
@@ -302,8 +301,6 @@ def _constant_text(x) -> str:
     value = np.asarray(getattr(x, "_value", x))
     text = type_text(value)
     if value.ndim == 1 and value.size <= 8:
-        from .nx.printing import format_number
-
         text += " = [" + ", ".join(format_number(v) for v in value) + "]"
     return text
 
