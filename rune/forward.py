@@ -69,6 +69,11 @@ class DifferentiationTracer(Tracer):
 
     __slots__ = ("primal", "tangent")
 
+    def __init__(self, trace, primal, tangent):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
     @property
     def shape(self):
         return self.primal.shape
@@ -83,11 +88,6 @@ class DifferentiationTracer(Tracer):
 
 class JVPTracer(DifferentiationTracer):
     __slots__ = ()
-
-    def __init__(self, trace, primal, tangent):
-        self._trace = trace
-        self.primal = primal
-        self.tangent = tangent
 
 
 def concrete_primal(tracer, read, lossless):

@@ -117,11 +117,6 @@ class LinearizeTracer(DifferentiationTracer):
 
     __slots__ = ()
 
-    def __init__(self, trace, primal, tangent):
-        self._trace = trace
-        self.primal = primal
-        self.tangent = tangent
-
 
 _new_tracer = object.__new__
 
