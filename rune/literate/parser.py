@@ -219,7 +219,7 @@ class _Other:
 
 
 def split_lines(text: str) -> list[Line]:
-    r"""Split ``text`` at ``\n`` into :class:`Line` objects with exact offsets.
+    r"""Split ``text`` at ``\n`` into `Line` objects with exact offsets.
 
     >>> [(line.text, line.eol) for line in split_lines("a\r\nb")]
     [('a', '\r\n'), ('b', '')]
@@ -618,7 +618,7 @@ def _describe(token: object) -> str:
 
 
 def parse_page(text: str, path: str = "<page>") -> Page:
-    r"""Parse markdown ``text`` into a :class:`Page`.
+    r"""Parse markdown ``text`` into a [`Page`][rune.literate.Page].
 
     Args:
       text: the page's markdown.
@@ -651,7 +651,7 @@ def read_page(path: str | Path) -> Page:
       path: the page's file, a str or a pathlib.Path.
 
     Raises:
-      LiterateSyntaxError: as :func:`parse_page` does.
+      LiterateSyntaxError: as [`parse_page`][rune.literate.parse_page] does.
       OSError: the file cannot be read.
       UnicodeDecodeError: the file is not UTF-8 text.
       TypeError: path is not a str or a path.

@@ -125,7 +125,7 @@ def promote_text(page: Page, results: list[BlockResult]) -> str:
 
     Args:
       page: the parsed page.
-      results: the results of running it (:meth:`PageRunner.run_all`).
+      results: the results of running it ([`PageRunner.run_all`][rune.literate.PageRunner.run_all]).
 
     Raises:
       PromoteError: an output line would close its out block's fence, or the
@@ -235,7 +235,7 @@ def promote_page(path: str | Path, display_path: str | None = None) -> PromotedP
     r"""Run the page at ``path`` and compute its promoted text, without writing it.
 
     Never raises for a bad page: parse errors and failing blocks are recorded
-    in the returned :class:`PromotedPage`, whose text is then unchanged.
+    in the returned [`PromotedPage`][rune.literate.PromotedPage], whose text is then unchanged.
 
     Args:
       path: the page's file, a str or a pathlib.Path.

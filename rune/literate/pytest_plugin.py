@@ -105,7 +105,7 @@ def _doctest_flags(config: pytest.Config) -> int:
 
 
 class BlockFailed(AssertionError):
-    """A python block of a page failed; carries its :class:`BlockResult`."""
+    """A python block of a page failed; carries its [`BlockResult`][rune.literate.BlockResult]."""
 
     def __init__(self, result: BlockResult) -> None:
         super().__init__(result.report())

@@ -1,6 +1,6 @@
 """Literate pages as Sybil documents: one Sybil example per python block.
 
-The pytest plugin (:mod:`rune.literate.pytest_plugin`) uses this; a project
+The pytest plugin (`rune.literate.pytest_plugin`) uses this; a project
 that prefers its own ``conftest.py`` can use it directly::
 
     from sybil import Sybil
@@ -8,7 +8,7 @@ that prefers its own ``conftest.py`` can use it directly::
 
     pytest_collect_file = Sybil(parsers=[LiterateParser()], patterns=["*.md"]).pytest()
 
-Every example of a page shares one :class:`~rune.literate.runner.PageRunner`,
+Every example of a page shares one [`PageRunner`][rune.literate.PageRunner],
 kept on the Sybil document, so the page's blocks run in order in the
 document's namespace.
 """
@@ -31,7 +31,7 @@ class LiterateParser:
 
     ``root`` is the directory page paths are shown relative to in reports
     and tracebacks (default: the current directory). Parsing raises
-    :class:`~rune.literate.parser.LiterateSyntaxError` for a malformed page.
+    [`LiterateSyntaxError`][rune.literate.LiterateSyntaxError] for a malformed page.
     """
 
     def __init__(self, root: str | Path | None = None) -> None:
