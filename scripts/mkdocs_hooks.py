@@ -10,6 +10,11 @@ gets, in its place, one section per family: the family module's docstring,
 then a mkdocstrings block for each function and class it exports, under the
 name readers call it by (`rune.nx.sum`). A new family or function appears
 without editing the page.
+
+In the prose of the other pages, a code span naming a part of rune
+(`` `rune.grad` ``, `` `rune.vjp(f, *primals)` ``) becomes a link to its
+entry in the API reference, through mkdocs-autorefs: written once, in code,
+so that no page has to spell the links out and none is forgotten.
 """
 
 from __future__ import annotations
@@ -20,6 +25,10 @@ import re
 
 MARKER = "<!-- api: rune.nx by family -->"
 _STAR_IMPORT = re.compile(r"^from \.(\w+) import \*", re.MULTILINE)
+# A code span that starts with a dotted name in rune, not already a link's
+# text: `rune.grad` or `rune.jit(f)` (linked to rune.jit).
+_RUNE_SPAN = re.compile(r"(?<![`\[])`(?P<name>rune(?:\.[A-Za-z_]\w*)+)(?P<rest>\([^`]*)?`(?![`\]])")
+_FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
 
 
 def _families(package: str) -> list:
@@ -71,7 +80,50 @@ def nx_reference(package: str = "rune.nx") -> str:
     return "\n".join(parts)
 
 
-def on_page_markdown(markdown: str, **kwargs) -> str:
+def _resolves(dotted: str) -> bool:
+    """Whether `rune.a.b` names a module or an attribute of one."""
+    parts = dotted.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for attribute in parts[split:]:
+            if not hasattr(obj, attribute):
+                return False
+            obj = getattr(obj, attribute)
+        return True
+    return False
+
+
+def link_api_names(markdown: str) -> str:
+    """Link each prose code span naming a part of rune to its API entry.
+
+    Fenced blocks and headings stay as they are; a name that does not
+    resolve stays plain (scripts/site_check.py reports it).
+    """
+    lines, fence = [], None
+    for line in markdown.split("\n"):
+        opened = _FENCE.match(line)
+        if fence is not None:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = None
+        elif opened:
+            fence = opened.group(1)
+        elif not line.startswith("#"):
+            line = _RUNE_SPAN.sub(_link, line)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _link(match: re.Match) -> str:
+    name = match["name"]
+    return f"[{match.group()}][{name}]" if _resolves(name) else match.group()
+
+
+def on_page_markdown(markdown: str, page, **kwargs) -> str:
+    if not page.file.src_uri.startswith("api/"):
+        markdown = link_api_names(markdown)
     if MARKER not in markdown:
         return markdown
     return markdown.replace(MARKER, nx_reference())
