@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from . import export
 from .parser import LiterateSyntaxError, read_page
 from .paths import DEFAULT_PATTERNS, find_pages
 from .promote import promote_page, write_atomically
@@ -168,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="change nothing; only print the diff of what would change",
     )
     promote.add_argument("-q", "--quiet", action="store_true", help="do not show progress")
+    export.add_command(commands)
     return parser
 
 
@@ -175,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
     arguments = parser.parse_args(argv)
+    if arguments.command == "export":
+        return export.run_export(arguments)
     try:
         pages = find_pages(arguments.paths, os.getcwd())
     except FileNotFoundError as error:
