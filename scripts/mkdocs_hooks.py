@@ -15,6 +15,10 @@ In the prose of the other pages, a code span naming a part of rune
 (`` `rune.grad` ``, `` `rune.vjp(f, *primals)` ``) becomes a link to its
 entry in the API reference, through mkdocs-autorefs: written once, in code,
 so that no page has to spell the links out and none is forgotten.
+
+Each page of the Learn section can be downloaded as a Jupyter notebook and as
+a Python script, made at build time from its blocks by `rune.literate
+export` (under downloads/), with links to both under the page's title.
 """
 
 from __future__ import annotations
@@ -22,6 +26,12 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from pathlib import PurePosixPath
+
+from mkdocs.structure.files import File
+
+from rune.literate import parse_page
+from rune.literate.export import FORMATS, export_page
 
 MARKER = "<!-- api: rune.nx by family -->"
 _STAR_IMPORT = re.compile(r"^from \.(\w+) import \*", re.MULTILINE)
@@ -29,6 +39,8 @@ _STAR_IMPORT = re.compile(r"^from \.(\w+) import \*", re.MULTILINE)
 # text: `rune.grad` or `rune.jit(f)` (linked to rune.jit).
 _RUNE_SPAN = re.compile(r"(?<![`\[])`(?P<name>rune(?:\.[A-Za-z_]\w*)+)(?P<rest>\([^`]*)?`(?![`\]])")
 _FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
+LEARN_SECTION = "Learn"
+DOWNLOADS = "downloads"
 
 
 def _families(package: str) -> list:
@@ -121,7 +133,46 @@ def _link(match: re.Match) -> str:
     return f"[{match.group()}][{name}]" if _resolves(name) else match.group()
 
 
-def on_page_markdown(markdown: str, page, **kwargs) -> str:
+def learn_pages(nav: list) -> list[str]:
+    """The markdown files of the nav's Learn section, as mkdocs.yml lists them."""
+    for entry in nav or []:
+        if isinstance(entry, dict) and LEARN_SECTION in entry:
+            return [next(iter(item.values())) if isinstance(item, dict) else item
+                    for item in entry[LEARN_SECTION]]
+    return []
+
+
+def download_uri(src_uri: str, to: str) -> str:
+    return f"{DOWNLOADS}/{PurePosixPath(src_uri).stem}.{to}"
+
+
+def on_files(files, config, **kwargs):
+    """Add each Learn page's notebook and script to the site."""
+    for src_uri in learn_pages(config["nav"]):
+        page = files.get_file_from_path(src_uri)
+        parsed = parse_page(page.content_string, src_uri)
+        for to in FORMATS:
+            files.append(File.generated(config, download_uri(src_uri, to),
+                                        content=export_page(parsed, to)))
+    return files
+
+
+def add_download_links(markdown: str, src_uri: str) -> str:
+    """The page with links to its notebook and script under its title."""
+    depth = "../" * src_uri.count("/")
+    links = (f"Run this page yourself: "
+             f"[as a notebook]({depth}{download_uri(src_uri, 'ipynb')})"
+             f"{{ download=\"{PurePosixPath(src_uri).stem}.ipynb\" .rune-download }} or "
+             f"[as a Python script]({depth}{download_uri(src_uri, 'py')})"
+             f"{{ download=\"{PurePosixPath(src_uri).stem}.py\" .rune-download }}.")
+    title = re.search(r"^# .*\n", markdown, re.MULTILINE)
+    at = title.end() if title else 0
+    return f"{markdown[:at]}\n{links}\n{markdown[at:]}"
+
+
+def on_page_markdown(markdown: str, page, config, **kwargs) -> str:
+    if page.file.src_uri in learn_pages(config["nav"]):
+        markdown = add_download_links(markdown, page.file.src_uri)
     if not page.file.src_uri.startswith("api/"):
         markdown = link_api_names(markdown)
     if MARKER not in markdown:
