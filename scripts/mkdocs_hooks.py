@@ -16,6 +16,10 @@ In the prose of the other pages, a code span naming a part of rune
 entry in the API reference, through mkdocs-autorefs: written once, in code,
 so that no page has to spell the links out and none is forgotten.
 
+Search indexes prose and code, not out blocks nor diagram sources: the
+Material search plugin skips elements marked `data-search-exclude`, so the
+previews under a result show what the page says rather than printed tensors.
+
 Each page of the Learn section can be downloaded as a Jupyter notebook and as
 a Python script, made at build time from its blocks by `rune.literate
 export` (under downloads/), with links to both under the page's title.
@@ -39,6 +43,8 @@ _STAR_IMPORT = re.compile(r"^from \.(\w+) import \*", re.MULTILINE)
 # text: `rune.grad` or `rune.jit(f)` (linked to rune.jit).
 _RUNE_SPAN = re.compile(r"(?<![`\[])`(?P<name>rune(?:\.[A-Za-z_]\w*)+)(?P<rest>\([^`]*)?`(?![`\]])")
 _FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
+# What search leaves out: out blocks and the Mermaid source of diagrams.
+_UNSEARCHED = re.compile(r'<(div class="language-out highlight"|pre class="mermaid")>')
 LEARN_SECTION = "Learn"
 DOWNLOADS = "downloads"
 
@@ -178,3 +184,8 @@ def on_page_markdown(markdown: str, page, config, **kwargs) -> str:
     if MARKER not in markdown:
         return markdown
     return markdown.replace(MARKER, nx_reference())
+
+
+def on_page_content(html: str, **kwargs) -> str:
+    """Mark out blocks and diagrams for the search plugin to leave out."""
+    return _UNSEARCHED.sub(r"<\1 data-search-exclude>", html)
