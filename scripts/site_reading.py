@@ -5,7 +5,9 @@ At a desktop width (its column is 688 px wide) and a phone's (390 px):
 - no table is wider than the column (no sideways scroll), and the page
   itself does not scroll sideways;
 - the text of a plot (an SVG image) renders at 12 px or more, and the
-  variant shown is the palette's (`#only-light`, `#only-dark`).
+  variant shown is the palette's (`#only-light`, `#only-dark`) with text
+  that contrasts with the page's background; no raster image is shown
+  smaller than drawn.
 
 At the desktop width:
 
@@ -40,6 +42,7 @@ VIEWPORTS = {
     "phone": dict(width=390, height=844, mobile=True),
 }
 SMALLEST_PLOT_TEXT = 12.0  # px, rendered
+SMALLEST_PLOT_CONTRAST = 4.5  # WCAG AA for body text
 PALETTE_SCHEMES = {"light": "default", "dark": "slate"}  # Material's, in mkdocs.yml
 RAW_ROLE = re.compile(r":(?:class|func|mod|meth):")
 
@@ -58,21 +61,32 @@ MEASURE_LAYOUT = r"""(async () => {
     .map((table) => (table.querySelector("tr") || table).textContent
       .replace(/\s+/g, " ").trim().slice(0, 60));
   const plots = [];
+  const shrunk = [];
   for (const img of content.querySelectorAll("img")) {
     const width = img.getBoundingClientRect().width;
-    if (!width || !/\.svg(#|$)/.test(img.getAttribute("src"))) continue;
+    if (!width) continue;  // the other palette's variant
+    if (!/\.svg(#|$)/.test(img.getAttribute("src"))) {
+      // A picture drawn smaller than its pixels shrinks the text in it.
+      if (width < img.naturalWidth - 1) shrunk.push(img.getAttribute("src"));
+      continue;
+    }
     const text = await (await fetch(img.src)).text();
     const viewBox = /viewBox="[\d.\s-]*?\s([\d.]+)\s+[\d.]+"/.exec(text);
     const sizes = [...text.matchAll(/font-size:\s*([\d.]+)px/g)].map((m) => Number(m[1]));
     plots.push({
       src: img.getAttribute("src"),
       smallest: sizes.length && viewBox ? Math.min(...sizes) * width / Number(viewBox[1]) : 0,
+      // The colours of its text, read against the page's background.
+      fills: [...new Set([...text.matchAll(/<text[^>]*style="[^"]*fill:\s*(#[0-9a-fA-F]{6})/g)]
+        .map((m) => m[1]))],
+      background: getComputedStyle(document.body).backgroundColor,
     });
   }
   return {
     overflowing,
     page_overflows: document.documentElement.scrollWidth > window.innerWidth + 1,
     plots,
+    shrunk,
   };
 })()"""
 
@@ -152,13 +166,41 @@ def check_layout(browser, viewport: str, palette: str = "light") -> list[str]:
     failures = [f"a table is wider than the column {at}: {row}" for row in seen["overflowing"]]
     if seen["page_overflows"]:
         failures.append(f"the page scrolls sideways {at}")
+    failures += [f"{src} is shown smaller than drawn, its text shrunk {at} (draw it as SVG)"
+                 for src in seen["shrunk"]]
     for plot in seen["plots"]:
         if plot["smallest"] < SMALLEST_PLOT_TEXT:
             failures.append(f"{plot['src']}: text renders at {plot['smallest']:.1f} px {at}, "
                             f"under {SMALLEST_PLOT_TEXT:g}")
+        for fill in plot["fills"]:
+            contrast = contrast_ratio(hex_rgb(fill), css_rgb(plot["background"]))
+            if contrast < SMALLEST_PLOT_CONTRAST:
+                failures.append(f"{plot['src']}: text {fill} on the {palette} page's "
+                                f"background has a contrast of {contrast:.1f} {at}")
         if "#only-" in plot["src"] and not plot["src"].endswith(f"#only-{palette}"):
             failures.append(f"{plot['src']} shows in the {palette} palette {at}")
     return failures
+
+
+def hex_rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def css_rgb(colour: str) -> tuple[int, int, int]:
+    """`rgb(30, 33, 41)` (or rgba) as numbers."""
+    return tuple(int(float(part)) for part in re.findall(r"[\d.]+", colour)[:3])
+
+
+def contrast_ratio(a: tuple, b: tuple) -> float:
+    """WCAG's contrast ratio of two sRGB colours, from 1 to 21."""
+
+    def luminance(rgb):
+        linear = [c / 255 / 12.92 if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4
+                  for c in rgb]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    lighter, darker = sorted((luminance(a), luminance(b)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
 
 
 def check_reading(browser, base: str, url: str, markdown: Path, learn: bool) -> list[str]:
