@@ -32,8 +32,6 @@ import inspect
 import re
 from pathlib import PurePosixPath
 
-from mkdocs.structure.files import File
-
 from rune.literate import parse_page
 from rune.literate.export import FORMATS, export_page
 
@@ -154,6 +152,8 @@ def download_uri(src_uri: str, to: str) -> str:
 
 def on_files(files, config, **kwargs):
     """Add each Learn page's notebook and script to the site."""
+    from mkdocs.structure.files import File  # here: the tests import this module without mkdocs
+
     for src_uri in learn_pages(config["nav"]):
         page = files.get_file_from_path(src_uri)
         parsed = parse_page(page.content_string, src_uri)
