@@ -16,7 +16,7 @@ workload take turns (the order rotates each round), so load on a shared
 machine spreads over all of them; each sample loops until it lasts at least
 `--min-sample` seconds. The table shows medians, and min and max. Garbage
 collection stays on, as in a user's program. Peers that are not installed
-are skipped with a note (`pip install rune[bench]` brings autograd and JAX;
+are skipped with a note (`pip install -e ".[bench]"` brings autograd and JAX;
 a CPU build of PyTorch is used when one is installed).
 """
 
@@ -279,7 +279,7 @@ def _rune(name, threads):
         "value_and_grad": lambda f: wrap(rune.value_and_grad(f)),
         "hvp": lambda f: wrap(lambda x, v: rune.hvp(f, (x,), (v,))),
         "jacobian": lambda f: wrap(rune.jacrev(f)),
-    }, version=_version("rune"))
+    }, version=_version("rune-autodiff"))
 
 
 def _autograd(name, threads):

@@ -95,7 +95,7 @@ MEASURE_PAGE = r"""(() => {
   return {
     python: python.length,
     out: out.length,
-    // extra.css labels each out block "out" and hides its copy button.
+    // The rune-literate MkDocs plugin labels each out block "out" and hides its copy button.
     out_unstyled: out.filter((el) => {
       const label = getComputedStyle(el.querySelector("pre"), "::before").content;
       const copy = el.querySelector(".md-code__nav, .md-clipboard");
@@ -359,7 +359,7 @@ def check_page(browser: Browser, base: str, markdown: Path, learn: bool) -> list
     if seen["out_unstyled"]:
         failures.append(
             f"{seen['out_unstyled']} out blocks lack the 'out' label or show a copy button "
-            "(is docs/stylesheets/extra.css loaded?)"
+            "(is the rune-literate MkDocs plugin in mkdocs.yml?)"
         )
     if seen["empty"]:
         failures.append(f"{seen['empty']} code or out blocks render empty")

@@ -19,7 +19,7 @@ from typing import TextIO
 
 from . import export
 from .parser import LiterateSyntaxError, read_page
-from .paths import DEFAULT_PATTERNS, find_pages
+from .paths import DEFAULT_PATHS, find_pages
 from .promote import promote_page, write_atomically
 from .runner import Outcome, PageRunner
 
@@ -144,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run literate markdown pages and keep their out blocks true.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    defaults = " and ".join(DEFAULT_PATTERNS)
+    defaults = " and ".join(DEFAULT_PATHS)
     paths_help = f"pages or directories of pages (default: {defaults} under the current directory)"
 
     check = commands.add_parser("check", help="run pages and report failing blocks")

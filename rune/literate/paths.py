@@ -1,18 +1,22 @@
-"""Which files are literate pages: glob patterns shared by pytest and the CLI.
+"""Which files are literate pages: paths and glob patterns shared by pytest and the CLI.
 
-Patterns are relative to a root directory (the pytest rootdir, or the current
-directory for the CLI), use ``/`` and support ``*``, ``?`` and ``**`` (any
-number of directories, zero included), so ``docs/**/*.md`` matches both
-``docs/index.md`` and ``docs/guide/start.md``.
+A project names its pages by entries relative to a root directory (the pytest
+rootdir, or the current directory for the CLI): a file, a directory (every
+``*.md`` below it) or a glob pattern. Patterns use ``/`` and support ``*``,
+``?`` and ``**`` (any number of directories, zero included), so
+``docs/**/*.md`` matches both ``docs/index.md`` and ``docs/guide/start.md``.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from pathlib import Path
 
-DEFAULT_PATTERNS = ("docs/**/*.md", "README.md")
+# The pages the CLI takes when given none, and `pytest --literate` when the
+# project names none (rune_literate_pytest.DEFAULT_PATHS: a test keeps them equal).
+DEFAULT_PATHS = ("docs", "README.md")
 
 # Directories searched for pages never include hidden ones (.git, .venv) or these.
 _SKIPPED_DIRECTORIES = frozenset({"venv", "node_modules", "__pycache__", "site", "build", "dist"})
@@ -42,23 +46,45 @@ def pattern_regex(pattern: str) -> re.Pattern:
     return re.compile(regex)
 
 
-def matches_any(relative_path: str, patterns: list[str] | tuple[str, ...]) -> bool:
-    """Whether a relative posix path matches one of the glob ``patterns``.
+def is_pattern(entry: str) -> bool:
+    """Whether a path entry is a glob pattern rather than a file or directory name."""
+    return any(char in entry for char in "*?")
 
-    >>> matches_any("docs/guide.md", ["docs/**/*.md", "README.md"])
+
+def matches_paths(relative_path: str, entries: list[str] | tuple[str, ...], suffix: str) -> bool:
+    """Whether a relative posix path is named by one of ``entries``.
+
+    An entry is a file, a directory (naming every file below it that ends in
+    ``suffix``) or a glob pattern, relative to the same root.
+
+    >>> matches_paths("docs/guide/start.md", ["docs", "README.md"], ".md")
     True
-    >>> matches_any("tests/fixtures/page.md", ["docs/**/*.md", "README.md"])
+    >>> matches_paths("docs/logo.svg", ["docs"], ".md")
+    False
+    >>> matches_paths("notes/page.md", ["docs/*.md", "./README.md"], ".md")
     False
     """
-    return any(pattern_regex(pattern).fullmatch(relative_path) for pattern in patterns)
+    for entry in entries:
+        if is_pattern(entry):
+            if pattern_regex(entry).fullmatch(relative_path):
+                return True
+            continue
+        entry = posixpath.normpath(entry.replace(os.sep, "/"))
+        if relative_path == entry:
+            return True
+        inside = entry == "." or relative_path.startswith(entry.rstrip("/") + "/")
+        if inside and relative_path.endswith(suffix):
+            return True
+    return False
 
 
 def find_pages(
-    arguments: list[str], root: str | Path = ".", patterns: tuple[str, ...] = DEFAULT_PATTERNS
+    arguments: list[str], root: str | Path = ".", patterns: tuple[str, ...] = DEFAULT_PATHS
 ) -> list[Path]:
     """The pages to run: files as given, directories searched for ``*.md``.
 
-    With no ``arguments``, the files under ``root`` matching ``patterns``.
+    With no ``arguments``, the pages under ``root`` that ``patterns`` name
+    (files, directories or glob patterns, as in :func:`matches_paths`).
     Raises ``FileNotFoundError`` for an argument that does not exist.
     The result is sorted and has no duplicates.
     """
@@ -66,18 +92,20 @@ def find_pages(
     if not arguments:
         root = Path(root)
         for pattern in patterns:
-            if not any(char in pattern for char in "*?["):
+            if not is_pattern(pattern):
                 if (root / pattern).is_file():
                     found.add(root / pattern)
+                elif (root / pattern).is_dir():
+                    found.update(p for p in _walk(root / pattern) if p.suffix == ".md")
                 continue
             # Walk only the literal directories at the front of the pattern.
             base = root
             for part in pattern.split("/")[:-1]:
-                if any(char in part for char in "*?["):
+                if is_pattern(part):
                     break
                 base = base / part
             for path in _walk(base):
-                if matches_any(path.relative_to(root).as_posix(), patterns):
+                if matches_paths(path.relative_to(root).as_posix(), patterns, ".md"):
                     found.add(path)
         return sorted(found)
     for argument in arguments:

@@ -1,29 +1,15 @@
-"""pytest plugin: markdown pages and docstring examples as tests, through Sybil.
+"""pytest collection of markdown pages and docstring examples, through Sybil.
 
-Installed as the ``pytest11`` entry point ``rune_literate`` (turn it off with
-``-p no:rune_literate``). Configuration, in ``[tool.pytest.ini_options]``:
-
-``literate_patterns``
-    glob patterns, relative to the rootdir, of literate markdown pages; one
-    test per python block, named ``docs/page.md::line:12``. Default:
-    ``docs/**/*.md README.md``. Empty turns page collection off.
-``literate_docstring_patterns``
-    glob patterns of Python modules whose docstring ``>>>`` examples are
-    tested with Sybil's doctest parser. Default: none. Skipped when pytest's
-    own ``--doctest-modules`` is on, so no example is collected twice.
-``literate_doctest_optionflags``
-    doctest option flags for those examples, e.g. ``ELLIPSIS``. Default: none.
-
-A page's blocks share one namespace and must run in order on one process, so
-under pytest-xdist ``--dist loadfile`` becomes the default (an explicit
-``--dist`` wins).
+pytest loads the light entry point :mod:`rune_literate_pytest` in every run;
+when a project opts in (``literate_paths``, ``literate_docstring_paths`` or
+``--literate``), it imports this module and registers a
+:class:`LiterateCollector`. The settings are described there.
 """
 
 from __future__ import annotations
 
 import doctest
-import os
-import shlex
+from pathlib import Path
 
 import pytest
 from sybil.example import SybilFailure
@@ -31,73 +17,53 @@ from sybil.integration.pytest import SybilFile, SybilItem
 from sybil.parsers.rest import DocTestParser
 
 from .parser import LiterateSyntaxError
-from .paths import DEFAULT_PATTERNS, matches_any
+from .paths import matches_paths
 from .runner import BlockResult, Outcome
 from .sybil_integration import LiterateParser, LiterateSybil, display_path, skip_reason
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini(
-        "literate_patterns",
-        type="args",
-        default=list(DEFAULT_PATTERNS),
-        help="glob patterns (relative to the rootdir) of literate markdown pages",
-    )
-    parser.addini(
-        "literate_docstring_patterns",
-        type="args",
-        default=[],
-        help="glob patterns of Python modules whose docstring examples are tested",
-    )
-    parser.addini(
-        "literate_doctest_optionflags",
-        type="args",
-        default=[],
-        help="doctest option flags for docstring examples, e.g. ELLIPSIS",
-    )
+class LiterateCollector:
+    """A pytest plugin collecting the pages and docstring modules a project names.
 
+    Args:
+      page_paths: markdown pages: files, directories (every ``*.md`` below)
+        or glob patterns, relative to the rootdir.
+      docstring_paths: Python modules whose docstring examples are tested,
+        named the same way (a directory: every ``*.py`` below).
+      optionflags: names of doctest option flags for those examples.
 
-def pytest_configure(config: pytest.Config) -> None:
-    # Runs before xdist's own pytest_configure (trylast) builds its scheduler.
-    if getattr(config.option, "dist", "no") == "load" and not _dist_chosen_by_user(config):
-        config.option.dist = "loadfile"
+    Raises:
+      pytest.UsageError: an option flag is not one of doctest's.
+    """
 
+    def __init__(self, page_paths, docstring_paths, optionflags) -> None:
+        self.page_paths = list(page_paths)
+        self.docstring_paths = list(docstring_paths)
+        self.optionflags = _doctest_flags(optionflags)
 
-def _dist_chosen_by_user(config: pytest.Config) -> bool:
-    arguments = [
-        *config.invocation_params.args,
-        *config.getini("addopts"),
-        *shlex.split(os.environ.get("PYTEST_ADDOPTS", "")),
-    ]
-    return any(
-        argument in ("--dist", "-d", "--distload") or argument.startswith("--dist=")
-        for argument in arguments
-    )
-
-
-def pytest_collect_file(file_path, parent: pytest.Collector) -> pytest.Collector | None:
-    config = parent.config
-    try:
-        relative = file_path.relative_to(config.rootpath).as_posix()
-    except ValueError:
+    def pytest_collect_file(self, file_path: Path, parent: pytest.Collector):
+        config = parent.config
+        try:
+            relative = file_path.relative_to(config.rootpath).as_posix()
+        except ValueError:
+            return None
+        if matches_paths(relative, self.page_paths, ".md"):
+            sybil = LiterateSybil(parsers=[LiterateParser(root=config.rootpath)], name="literate")
+            return LiterateFile.from_parent(parent, path=file_path, sybils=[sybil])
+        if (
+            file_path.suffix == ".py"
+            and matches_paths(relative, self.docstring_paths, ".py")
+            and not config.getoption("doctestmodules", False)
+        ):
+            parser = DocTestParser(optionflags=self.optionflags)
+            sybil = LiterateSybil(parsers=[parser], name="docstrings")
+            return DocstringFile.from_parent(parent, path=file_path, sybils=[sybil])
         return None
-    if matches_any(relative, config.getini("literate_patterns")):
-        sybil = LiterateSybil(parsers=[LiterateParser(root=config.rootpath)], name="literate")
-        return LiterateFile.from_parent(parent, path=file_path, sybils=[sybil])
-    if (
-        file_path.suffix == ".py"
-        and matches_any(relative, config.getini("literate_docstring_patterns"))
-        and not config.getoption("doctestmodules", False)
-    ):
-        parser = DocTestParser(optionflags=_doctest_flags(config))
-        sybil = LiterateSybil(parsers=[parser], name="docstrings")
-        return DocstringFile.from_parent(parent, path=file_path, sybils=[sybil])
-    return None
 
 
-def _doctest_flags(config: pytest.Config) -> int:
+def _doctest_flags(names) -> int:
     flags = 0
-    for name in config.getini("literate_doctest_optionflags"):
+    for name in names:
         if name not in doctest.OPTIONFLAGS_BY_NAME:
             raise pytest.UsageError(f"literate_doctest_optionflags: unknown doctest flag {name!r}")
         flags |= doctest.OPTIONFLAGS_BY_NAME[name]

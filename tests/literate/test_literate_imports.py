@@ -7,8 +7,12 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "rune" / "literate"
-# Only the pytest integration may import pytest and Sybil.
-THIRD_PARTY_ALLOWED = {"pytest_plugin.py": {"pytest", "sybil"}, "sybil_integration.py": {"sybil"}}
+# Only the pytest integration may import pytest and Sybil, and the MkDocs plugin MkDocs.
+THIRD_PARTY_ALLOWED = {
+    "pytest_plugin.py": {"pytest", "sybil"},
+    "sybil_integration.py": {"sybil"},
+    "mkdocs_plugin.py": {"mkdocs"},
+}
 
 
 def imported_top_level_names(path):

@@ -70,7 +70,7 @@ def double(x):
 def plugin_arguments():
     """Load the plugin explicitly unless its pytest11 entry point is installed."""
     names = {entry.name for entry in importlib.metadata.entry_points(group="pytest11")}
-    return [] if "rune_literate" in names else ["-p", "rune.literate.pytest_plugin"]
+    return [] if "rune_literate" in names else ["-p", "rune_literate_pytest"]
 
 
 def run_pytest(project, *arguments):
@@ -92,7 +92,11 @@ def run_pytest(project, *arguments):
     )
 
 
-def make_project(root, ini="", files=None):
+# Projects opt in; without this, the plugin collects nothing (see test_literate_opt_in.py).
+OPT_IN = "literate_paths = docs README.md\n"
+
+
+def make_project(root, ini=OPT_IN, files=None):
     (root / "pytest.ini").write_text("[pytest]\n" + textwrap.dedent(ini))
     for name, text in (files or {}).items():
         path = root / name
@@ -116,7 +120,7 @@ def test_pages_become_one_test_per_python_block_with_clear_failures(tmp_path):
         (30, "FAILED"),
     ]:
         assert f"docs/page.md::line:{line} {status}" in output
-    assert "notes/other.md" not in output  # not matched by the default patterns
+    assert "notes/other.md" not in output  # not named by literate_paths
     assert "docs/page.md:12: the python block printed output that differs" in output
     assert "--- expected (docs/page.md:16)\n+++ actual\n@@ -1 +1 @@\n-expected\n+changed" in output
     assert 'File "docs/page.md", line 31, in <module>\n    fail()' in output
@@ -141,11 +145,11 @@ def test_selecting_a_later_block_runs_the_earlier_ones_first(tmp_path):
     assert "2 passed" in result.stdout, result.stdout
 
 
-def test_configured_patterns_and_docstring_examples(tmp_path):
+def test_configured_paths_and_docstring_examples(tmp_path):
     ini = """\
         testpaths = guide pkg
-        literate_patterns = guide/*.md
-        literate_docstring_patterns = pkg/**/*.py
+        literate_paths = guide/*.md
+        literate_docstring_paths = pkg
     """
     files = {
         "guide/page.md": PAGE,

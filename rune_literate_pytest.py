@@ -1,0 +1,120 @@
+"""The pytest11 entry point of rune.literate: light, and idle until a project opts in.
+
+Installing rune-autodiff installs this plugin into every pytest run of the
+environment, so loading it must cost nothing and break nothing: it imports
+only pytest and the standard library. It is a top-level module, not part of
+the ``rune`` package, because importing anything under ``rune`` first
+imports the engine and numpy.
+
+Pages and docstring examples are collected only when the project asks, in
+``[tool.pytest.ini_options]`` (or ``pytest.ini``):
+
+``literate_paths``
+    markdown pages to test: files, directories (every ``*.md`` below) or glob
+    patterns, relative to the rootdir, e.g. ``docs README.md``. One test per
+    python block, named ``docs/page.md::line:12``.
+``literate_docstring_paths``
+    Python modules whose docstring ``>>>`` examples are tested with Sybil's
+    doctest parser, the same way: e.g. ``mypackage``. Skipped when pytest's
+    own ``--doctest-modules`` is on, so no example is collected twice.
+``literate_doctest_optionflags``
+    doctest option flags for those examples, e.g. ``ELLIPSIS``.
+
+``pytest --literate`` collects pages for one run without configuration:
+those of ``literate_paths``, or ``docs`` and ``README.md`` when it is empty.
+Only then are Sybil and :mod:`rune.literate.pytest_plugin` imported; without
+Sybil, pytest stops with one line naming the extra to install.
+
+A page's blocks share one namespace and must run in order on one process, so
+under pytest-xdist ``--dist loadfile`` becomes the default (an explicit
+``--dist`` wins).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+
+import pytest
+
+DISTRIBUTION = "rune-autodiff"
+# The pages `--literate` collects when literate_paths is empty.
+DEFAULT_PATHS = ("docs", "README.md")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("rune.literate")
+    group.addoption(
+        "--literate",
+        action="store_true",
+        default=False,
+        help="test markdown pages with rune.literate: those of literate_paths, "
+        f"else {' and '.join(DEFAULT_PATHS)}",
+    )
+    parser.addini(
+        "literate_paths",
+        type="args",
+        default=[],
+        help="markdown pages tested by rune.literate: files, directories or glob "
+        "patterns, relative to the rootdir (default: none)",
+    )
+    parser.addini(
+        "literate_docstring_paths",
+        type="args",
+        default=[],
+        help="Python modules whose docstring examples rune.literate tests (default: none)",
+    )
+    parser.addini(
+        "literate_doctest_optionflags",
+        type="args",
+        default=[],
+        help="doctest option flags for docstring examples, e.g. ELLIPSIS",
+    )
+
+
+def page_paths(config: pytest.Config) -> list[str]:
+    """The configured page paths; with ``--literate`` and none configured, the defaults."""
+    configured = config.getini("literate_paths")
+    if not configured and config.getoption("literate", False):
+        return list(DEFAULT_PATHS)
+    return configured
+
+
+def opted_in(config: pytest.Config) -> bool:
+    """Whether this project (or this run) asks for pages or docstring examples."""
+    return bool(page_paths(config) or config.getini("literate_docstring_paths"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not opted_in(config):
+        return
+    try:
+        import sybil  # noqa: F401
+    except ImportError:
+        raise pytest.UsageError(
+            "rune.literate is turned on (literate_paths, literate_docstring_paths or "
+            f'--literate) but Sybil is not installed: pip install "{DISTRIBUTION}[literate]"'
+        ) from None
+    from rune.literate import pytest_plugin
+
+    collector = pytest_plugin.LiterateCollector(
+        page_paths(config),
+        config.getini("literate_docstring_paths"),
+        config.getini("literate_doctest_optionflags"),
+    )
+    config.pluginmanager.register(collector, "rune_literate_collector")
+    # Runs before xdist's own pytest_configure (trylast) builds its scheduler.
+    if getattr(config.option, "dist", "no") == "load" and not _dist_chosen_by_user(config):
+        config.option.dist = "loadfile"
+
+
+def _dist_chosen_by_user(config: pytest.Config) -> bool:
+    arguments = [
+        *config.invocation_params.args,
+        *config.getini("addopts"),
+        *shlex.split(os.environ.get("PYTEST_ADDOPTS", "")),
+    ]
+    return any(
+        argument in ("--dist", "-d", "--distload") or argument.startswith("--dist=")
+        for argument in arguments
+    )
