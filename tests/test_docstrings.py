@@ -295,7 +295,7 @@ def test_docstrings_use_markdown_cross_references_not_sphinx_roles():
     # built pages too.
     found = [
         f"{path.relative_to(ROOT)}:{number}: {match.group()}"
-        for path in sorted((ROOT / "rune").rglob("*.py"))
+        for path in sorted([*(ROOT / "rune").rglob("*.py"), *ROOT.glob("*.py")])
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         for match in SPHINX_ROLE.finditer(line)
     ]

@@ -1,9 +1,9 @@
 """pytest collection of markdown pages and docstring examples, through Sybil.
 
-pytest loads the light entry point :mod:`rune_literate_pytest` in every run;
+pytest loads the light entry point `rune_literate_pytest` in every run;
 when a project opts in (``literate_paths``, ``literate_docstring_paths`` or
 ``--literate``), it imports this module and registers a
-:class:`LiterateCollector`. The settings are described there.
+`LiterateCollector`. The settings are described there.
 """
 
 from __future__ import annotations
