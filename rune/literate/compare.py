@@ -123,7 +123,9 @@ def _starts_line(text: str, position: int) -> bool:
 def diff_outputs(
     expected: str, actual: str, expected_label: str = "expected", actual_label: str = "actual"
 ) -> str:
-    r"""A unified diff from ``expected`` to ``actual``, after [`normalize_output`][rune.literate.normalize_output].
+    r"""A unified diff from ``expected`` to ``actual``, after normalizing both.
+
+    Normalizing is what [`normalize_output`][rune.literate.normalize_output] does.
 
     Args:
       expected: the out block's body.
