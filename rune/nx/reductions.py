@@ -156,7 +156,10 @@ def _var(x, axis, keepdims, ddof, fn):
 def std(x, axis=None, keepdims=False, ddof=0):
     """The standard deviation over `axis`: the square root of `nx.var`.
 
-    Its derivative is infinite where the variance is zero (as sqrt's at 0).
+    Where the variance is zero (all elements equal) its derivative is NaN,
+    as in JAX: sqrt's slope at 0 is infinite and the variance's is zero, and
+    inf * 0 is NaN (see the Kinks and NaNs page). To get a finite one there,
+    take nx.sqrt(nx.var(x) + eps) or use the double-where trick.
 
     Args:
       x: a tensor, numpy array, number or nested lists of numbers.

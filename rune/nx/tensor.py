@@ -9,6 +9,8 @@ transformations pass to a function.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 
@@ -417,6 +419,34 @@ class Tensor:
 
 def _identity(x):
     return x
+
+
+def _numpy_options(tensor, method, dtype, out):
+    """The tensor a reduction method works on, given numpy's keywords: `numpy.sum(t)`
+    calls `t.sum(axis=None, dtype=None, out=None)`. A dtype converts first; an out
+    array cannot receive the result (tensors are immutable), so it raises."""
+    if out is not None:
+        raise TypeError(f"Tensor.{method}: out= is not supported (tensors are immutable); "
+                        f"use the tensor it returns")
+    return tensor if dtype is None else _ops.astype(tensor, dtype)
+
+
+def _accepting_numpy_keywords(method):
+    """`method` also taking numpy's dtype= and out= keywords (see `_numpy_options`)."""
+
+    @functools.wraps(method)
+    def wrapped(self, *args, dtype=None, out=None, **kwargs):
+        return method(_numpy_options(self, method.__name__, dtype, out), *args, **kwargs)
+
+    return wrapped
+
+
+# numpy's reductions (numpy.sum(t), numpy.mean(t)...) call these methods with
+# dtype= and out=: each reduction method the class has accepts them.
+for _name in ("sum", "mean", "prod", "max", "min", "var", "std", "argmax", "argmin", "cumsum",
+              "cumprod", "all", "any"):
+    if _name in vars(Tensor):
+        setattr(Tensor, _name, _accepting_numpy_keywords(vars(Tensor)[_name]))
 
 
 # The operations that the methods call need Tensor themselves, so they are
