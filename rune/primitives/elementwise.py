@@ -371,3 +371,8 @@ isnan = _piecewise_constant("isnan", np.isnan, 1)
 isfinite = _piecewise_constant("isfinite", np.isfinite, 1)
 isinf = _piecewise_constant("isinf", np.isinf, 1)
 logical_xor = _piecewise_constant("logical_xor", np.logical_xor)
+trunc = _piecewise_constant("trunc", np.trunc, 1)
+signbit = _piecewise_constant("signbit", np.signbit, 1)
+# C's fmod: x - trunc(x / y) * y, with the sign of x (mod has y's).
+fmod = elementwise("fmod", np.fmod, (lambda ans, x, y: 1,
+                                     lambda ans, x, y: negative(trunc(x / y))))
