@@ -59,7 +59,9 @@ SEARCH_TERM = "linearize"
 SCREENSHOT_PAGES = ("index", "derivatives", "performance", "api/rune")
 # ... and on a phone: <name>-phone-light.png.
 PHONE_SCREENSHOT_PAGES = ("performance",)
-PAGE_TIMEOUT = 20.0  # seconds for a page to load and draw its diagrams
+# Seconds for a page to load and draw its diagrams (generous: a loaded 2-core
+# machine is slow; a page that loads sooner does not wait).
+PAGE_TIMEOUT = 60.0
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",

@@ -150,7 +150,7 @@ def reopen(browser, viewport: str, palette: str) -> bool:
                  features=[{"name": "prefers-color-scheme", "value": palette}])
     browser.open(url)
     chosen = browser.wait_until(
-        f"document.body.dataset.mdColorScheme === '{PALETTE_SCHEMES[palette]}'", 5.0)
+        f"document.body.dataset.mdColorScheme === '{PALETTE_SCHEMES[palette]}'", 20.0)
     time.sleep(0.3)  # let the palette's transitions finish
     return chosen
 
