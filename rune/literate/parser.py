@@ -555,7 +555,7 @@ def _describe(token: object) -> str:
 
 
 def parse_page(text: str, path: str = "<page>") -> Page:
-    r"""Parse markdown ``text`` into a :class:`Page`.
+    r"""Parse markdown ``text`` into a [`Page`][rune.literate.Page].
 
     Args:
       text: the page's markdown.
@@ -591,7 +591,7 @@ def read_page(path: str | Path) -> Page:
       path: the page's file, a str or a pathlib.Path.
 
     Raises:
-      LiterateSyntaxError: as :func:`parse_page` does.
+      LiterateSyntaxError: as [`parse_page`][rune.literate.parse_page] does.
       OSError: the file cannot be read.
       UnicodeDecodeError: the file is not UTF-8 text.
       TypeError: path is not a str or a path.
