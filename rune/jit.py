@@ -43,7 +43,7 @@ from . import ptree
 from .arguments import flatten_tensors
 from .core import Tracer, new_trace
 from .graph import Graph, GraphTrace, WeakVar, results
-from .lower import fused
+from .lower import buffers, fused
 from .nx.tensor import Tensor, TracedValueError
 
 __all__ = ["jit", "make_graph", "compile_graph", "CACHE_SIZE"]
@@ -443,13 +443,20 @@ def compile_graph(graph: Graph, name: str = "graph", fuse: bool = False):
     dying = [[] for _ in calls]
     for key, n in last_use.items():
         dying[n].append(local[key])
+    # A ufunc writes into a dead temporary's buffer (rune/lower/buffers.py),
+    # which is then released where it is reused.
+    reuse = buffers.plan(graph.equations, keep, last_use)
+    for n, var in reuse.items():
+        dying[last_use[id(var)]].remove(local[id(var)])
+        dying[n].append(local[id(var)])
 
     lines = [f"def {function_name}({', '.join(local[id(v)] for v in graph.inputs)}):"]
     for n, (out, fn, refs, ptext) in enumerate(calls):
         # A call with several results (rune/custom.py) unpacks the list its impl returns.
         targets = (local[id(out)] if type(out) is not tuple else
                    ", ".join(local[id(v)] for v in out) + ("," if len(out) == 1 else ""))
-        line = f"{fn}({', '.join(ref(r) for r in refs)}{ptext})"
+        into = f", out={local[id(reuse[n])]}" if n in reuse else ""
+        line = f"{fn}({', '.join(ref(r) for r in refs)}{ptext}{into})"
         if type(out) is WeakVar:  # a Python number stays one (numpy would make it strong)
             line = f"{bind(out.python_type.__name__, out.python_type)}({line})"
         line = f"    {targets} = {line}"

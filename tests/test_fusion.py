@@ -122,3 +122,58 @@ def test_without_numexpr_asking_for_fusion_says_so_in_one_line(monkeypatch):
         g = rune.jit(chain, fuse=True)
     assert "fused" not in g.source(x)
     assert_close(g(x), chain(x), rtol=1e-14)
+
+
+# ------------------------------------------------- buffers of the numpy replay
+
+
+def test_the_replay_writes_into_dead_temporaries():
+    f = lambda x: nx.sum(nx.sin(x) * nx.exp(-x * x) + nx.tanh(x) ** 2)  # noqa: E731
+    x = nx.array(np.linspace(-2, 2, 1000))
+    jitted = rune.jit(rune.grad(f), fuse=False)
+    assert jitted.source(x).count(", out=") >= 5
+    for _ in range(2):  # a second call gets fresh buffers, not the first call's outputs
+        assert_close(jitted(x), rune.grad(f)(x), rtol=1e-15)
+
+
+def test_a_temporary_a_view_still_sees_is_not_written_into():
+    def f(x):
+        doubled = x * 2.0
+        view = nx.reshape(doubled, (2, 2))  # doubled's memory lives on in the view
+        return view, nx.sin(x) + 1.0  # same shape and dtype as doubled
+    x = nx.array([0.1, 0.2, 0.3, 0.4])
+    view, other = rune.jit(f, fuse=False)(x)
+    assert_close(view, np.array([[0.2, 0.4], [0.6, 0.8]]), rtol=1e-15)
+    assert_close(other, np.sin(x.numpy()) + 1.0, rtol=1e-15)
+
+
+def test_outputs_are_never_written_into():
+    f = rune.jit(lambda x: (nx.sin(x), nx.cos(nx.sin(x) * 2.0) + 1.0), fuse=False)
+    x = nx.array([0.1, 0.2])
+    first, second = f(x)
+    assert_close(first, np.sin(x.numpy()), rtol=1e-15)
+    assert_close(second, np.cos(np.sin(x.numpy()) * 2.0) + 1.0, rtol=1e-15)
+
+
+def test_a_long_chain_is_cut_into_kernels_python_can_parse():
+    def chain(x):
+        for _ in range(300):
+            x = nx.sin(x)
+        return x
+    x = nx.array([0.3, -0.5])
+    f = rune.jit(chain, fuse=True)
+    assert f.source(x).count("fused") >= 300 // fused.MAX_DEPTH
+    assert_close(f(x), chain(x), rtol=1e-13)
+
+
+def test_kernels_run_in_several_threads_at_once():
+    from tests.test_threads import run_threads
+
+    f = rune.jit(rune.grad(chain), fuse=True)
+    xs = [nx.array(np.linspace(-1, 1, 5) + k) for k in range(4)]
+    want = [rune.grad(chain)(x) for x in xs]
+
+    def work(k):
+        return lambda: all(np.allclose(f(xs[k]).numpy(), want[k].numpy(), rtol=1e-13)
+                           for _ in range(2000))
+    assert all(run_threads(*[work(k) for k in range(4)]))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import keyword
 import math
+import threading
 import warnings
 
 import numpy as np
@@ -61,6 +62,12 @@ _RESERVED = {"sin", "cos", "tan", "exp", "log", "abs", "sum", "where", "real", "
 # memory instead of several pays for any group of two.
 SMALL_GROUP = 4
 LARGE = 4096
+# Python's parser (which numexpr uses) refuses deeper nesting than ~200.
+MAX_DEPTH = 32
+
+# numexpr's kernels share state: two threads running kernels at once corrupt
+# memory (seen with numexpr 2.14), so they take turns.
+_NUMEXPR_LOCK = threading.Lock()
 
 
 def available() -> bool:
@@ -93,7 +100,8 @@ class Fused:
     kernel = None
 
     def impl(self, *arrays, expr):
-        return self.kernel(*arrays)
+        with _NUMEXPR_LOCK:
+            return self.kernel(*arrays)
 
     def compile(self, inputs, params, out, names):
         """Name the inputs in the expression, and compile it."""
@@ -115,9 +123,7 @@ def fuse(graph: Graph, names: dict | None = None) -> Graph:
         return graph
     uses = _count_uses(graph)
     made_by = {id(eq[3]): eq for eq in graph.equations if _fusable(eq)}
-    # An equation is inlined into its one user when both are fusable.
-    inlined = {id(a) for eq in graph.equations if id(eq[3]) in made_by
-               for a in eq[1] if id(a) in made_by and uses[id(a)] == 1}
+    inlined = _inlined(graph, made_by, uses)
     groups = {}  # id of a root's result -> its fused equation
     computed = set()  # results computed inside a kernel
     for eq in graph.equations:
@@ -135,6 +141,22 @@ def fuse(graph: Graph, names: dict | None = None) -> Graph:
     for eq in groups.values():
         eq[0].compile(eq[1], eq[2], eq[3], names)
     return fused
+
+
+def _inlined(graph, made_by, uses) -> set:
+    """Ids of the results written into their user's expression: fusable
+    equations whose one user is fusable too, up to a nesting of MAX_DEPTH."""
+    inlined = set()
+    depth = {}
+    for eq in graph.equations:
+        if id(eq[3]) not in made_by:
+            continue
+        inner = [a for a in eq[1] if id(a) in made_by and uses[id(a)] == 1]
+        depth[id(eq[3])] = 1 + max((depth[id(a)] for a in inner), default=0)
+        if depth[id(eq[3])] > MAX_DEPTH:  # the arguments become the roots of their groups
+            inner, depth[id(eq[3])] = [], 1
+        inlined.update(id(a) for a in inner)
+    return inlined
 
 
 def _count_uses(graph) -> dict:
