@@ -177,3 +177,9 @@ def test_kernels_run_in_several_threads_at_once():
         return lambda: all(np.allclose(f(xs[k]).numpy(), want[k].numpy(), rtol=1e-13)
                            for _ in range(2000))
     assert all(run_threads(*[work(k) for k in range(4)]))
+
+
+def test_on_large_arrays_numpys_faster_exp_and_tanh_stay_numpy():
+    x = nx.array(np.linspace(-1, 1, 10_000))
+    source = rune.jit(lambda x: nx.tanh(nx.exp(x * 0.5)) * x + x, fuse=True).source(x)
+    assert "= exp(" in source and "= tanh(" in source and "fused" in source

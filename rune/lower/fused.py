@@ -62,6 +62,11 @@ _RESERVED = {"sin", "cos", "tan", "exp", "log", "abs", "sum", "where", "real", "
 # memory instead of several pays for any group of two.
 SMALL_GROUP = 4
 LARGE = 4096
+# On large arrays only these are fused: numpy's exp, tanh, log... run on SIMD
+# units, 5 to 10 times faster than numexpr's (measured on 10⁶ floats, one
+# thread: exp 7.5 ms vs 37, tanh 13 vs 137; sin and cos 66 vs 57).
+FAST_ON_LARGE = {"add", "subtract", "multiply", "divide", "negative", "reciprocal",
+                 "square", "integer_pow", "sin", "cos", "conj", "absolute"}
 # Python's parser (which numexpr uses) refuses deeper nesting than ~200.
 MAX_DEPTH = 32
 
@@ -172,6 +177,8 @@ def _count_uses(graph) -> dict:
 def _fusable(eq) -> bool:
     prim, args, params, out = eq
     if type(out) is not Var or out.dtype not in FUSED_DTYPES:
+        return False
+    if prim.name not in FAST_ON_LARGE and math.prod(out.shape) >= LARGE:
         return False
     template = EXPRESSIONS.get(prim.name)
     if template is None and out.dtype.kind == "f":
