@@ -183,3 +183,11 @@ def test_on_large_arrays_numpys_faster_exp_and_tanh_stay_numpy():
     x = nx.array(np.linspace(-1, 1, 10_000))
     source = rune.jit(lambda x: nx.tanh(nx.exp(x * 0.5)) * x + x, fuse=True).source(x)
     assert "= exp(" in source and "= tanh(" in source and "fused" in source
+
+
+def test_conj_of_a_real_array_stays_real():
+    x = nx.array([0.1, -0.4])
+    f = rune.jit(lambda x: nx.conj(nx.sin(x) * x + 1.0) * x, fuse=True)
+    assert f(x).dtype == np.float64
+    assert_close(f(x), (np.sin(x.numpy()) * x.numpy() + 1.0) * x.numpy(), rtol=1e-15)
+

@@ -44,11 +44,11 @@ EXPRESSIONS = {
     "integer_pow": ("{0}**{n}", _POWER),
     **{name: (name + "({0})", _CALL) for name in (
         "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
-        "arcsinh", "arccosh", "arctanh", "exp", "expm1", "log", "log1p", "log10", "sqrt",
-        "conj")},
+        "arcsinh", "arccosh", "arctanh", "exp", "expm1", "log", "log1p", "log10", "sqrt")},
 }
-# absolute and arctan2 are real only (numexpr's abs of a complex is complex).
+# Of one kind only: numexpr's abs of a complex is complex, its conj of a real too.
 REAL_EXPRESSIONS = {"absolute": ("abs({0})", _CALL), "arctan2": ("arctan2({0}, {1})", _CALL)}
+COMPLEX_EXPRESSIONS = {"conj": ("conj({0})", _CALL)}
 
 FUSED_DTYPES = (np.dtype(np.float64), np.dtype(np.complex128))
 _NUMEXPR_TYPES = {np.dtype(np.float64): "d", np.dtype(np.complex128): "c"}
@@ -115,7 +115,7 @@ class Fused:
         signature = [(n, _PYTHON_TYPE[v.dtype]) for n, v in zip(input_names, inputs)]
         self.kernel = NumExpr(params["expr"], signature=signature)
         if self.kernel.fullsig[:1] != _NUMEXPR_TYPES[out.dtype].encode():
-            raise AssertionError(f"numexpr makes {self.kernel.fullsig[:1]} of {params}")
+            raise TypeError(f"numexpr makes {self.kernel.fullsig[:1]} of {params}")
 
 
 def fuse(graph: Graph, names: dict | None = None) -> Graph:
@@ -143,8 +143,11 @@ def fuse(graph: Graph, names: dict | None = None) -> Graph:
                  if id(eq[3]) in groups or id(eq[3]) not in computed]
     fused = Graph(graph.inputs, equations, graph.outputs)
     names = names or fused.names()
-    for eq in groups.values():
-        eq[0].compile(eq[1], eq[2], eq[3], names)
+    try:
+        for eq in groups.values():
+            eq[0].compile(eq[1], eq[2], eq[3], names)
+    except Exception:  # noqa: BLE001  (an expression numexpr refuses: numpy is always right)
+        return graph
     return fused
 
 
@@ -180,10 +183,7 @@ def _fusable(eq) -> bool:
         return False
     if prim.name not in FAST_ON_LARGE and math.prod(out.shape) >= LARGE:
         return False
-    template = EXPRESSIONS.get(prim.name)
-    if template is None and out.dtype.kind == "f":
-        template = REAL_EXPRESSIONS.get(prim.name)
-    if template is None or set(params) - {"n"}:
+    if _template(prim.name, out.dtype) is None or set(params) - {"n"}:
         return False
     if "n" in params and type(params["n"]) is not int:
         return False
@@ -191,11 +191,19 @@ def _fusable(eq) -> bool:
                for a in args)
 
 
+def _template(name, dtype):
+    """(numexpr template, precedence) of the primitive called name, or None."""
+    kind_only = REAL_EXPRESSIONS if dtype.kind == "f" else COMPLEX_EXPRESSIONS
+    return EXPRESSIONS.get(name) or kind_only.get(name)
+
+
 def _constant_text(x):
-    """A real Python number as numexpr source, or None."""
-    if type(x) in (int, float) and math.isfinite(x):
-        return f"({x!r})" if x < 0 else repr(x)
-    return None
+    """A real Python number as numexpr source, or None (-0.0: numexpr reads 0)."""
+    if type(x) not in (int, float) or not math.isfinite(x):
+        return None
+    if x == 0 and math.copysign(1, x) < 0:  # -0.0 (arctan2 tells it from 0.0)
+        return None
+    return f"({x!r})" if x < 0 else repr(x)
 
 
 def _group(root, made_by, inlined):
@@ -221,7 +229,7 @@ def _group(root, made_by, inlined):
     def expression(eq):
         prim, args, params, out = eq
         members.append(id(out))
-        template, precedence = EXPRESSIONS.get(prim.name) or REAL_EXPRESSIONS[prim.name]
+        template, precedence = _template(prim.name, out.dtype)
         # Operators group left to right (** right to left): the argument on
         # the other side needs parentheses at equal precedence too.
         tighter = [precedence + (i != (precedence == _POWER)) if precedence < _CALL else 0
