@@ -97,10 +97,11 @@ def solve(a, b):
 def det(a):
     """The determinant of a square matrix (of each matrix in a stack).
 
-    Derivative: d det(A) = det(A) trace(solve(A, dA)). The rule solves with A,
-    so at an exactly singular A differentiating raises LinAlgError (the true
-    derivative there, the adjugate, is not computed), and near a singular A
-    it loses accuracy; differentiate slogdet's logabsdet where you can.
+    Derivative: d det(A) = trace(adj(A) dA), adj(A) the adjugate: det(A)
+    inv(A) where A is well-conditioned, from the SVD near and at singular
+    matrices, so the gradient at [[1, 2], [2, 4]] is [[4, -2], [-2, 1]].
+    Second derivatives hold everywhere as well; a third goes through the
+    singular vectors and is NaN where singular values repeat.
 
     Args:
       a: a square matrix (M, M), or a stack of them (..., M, M).
@@ -181,8 +182,9 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (numpy's name)
 
     The Euclidean norm at x = 0 has a NaN gradient (0 * inf from sqrt'(0)),
     as in JAX; guard it with the double-where trick (see the docs' "Kinks
-    and NaNs" page). The singular-value norms ('nuc', 2, -2) are
-    differentiable once; their second derivative raises NotImplementedError.
+    and NaNs" page). The singular-value norms ('nuc', 2, -2) differentiate
+    through the SVD's rule, which needs distinct singular values from the
+    second derivative on (infinite where two are equal, as in JAX).
 
     Args:
       x: a tensor (or numpy array, nested lists).
@@ -242,9 +244,9 @@ def _vector_norm(x, ord, axes, keepdims):
         return _e.sqrt(_r.sum(_abs_squared(x), axis=axes, keepdims=keepdims))
     size = _e.absolute(x)
     if ord == np.inf:
-        return _l.amax(size, axis=axes, keepdims=keepdims)
+        return _r.max(size, axis=axes, keepdims=keepdims)
     if ord == -np.inf:
-        return _l.amin(size, axis=axes, keepdims=keepdims)
+        return _r.min(size, axis=axes, keepdims=keepdims)
     if ord == 0:
         return _r.sum(_e.astype(_e.not_equal(x, 0), dtype=size.dtype), axis=axes,
                       keepdims=keepdims)
@@ -261,8 +263,8 @@ def _matrix_norm(x, ord, rows, cols, keepdims):
         last = tuple(a for a in range(x.ndim) if a not in axes) + (rows, cols)
         s = _l.singular_values(_s.transpose(x, axes=last))
         out = {"nuc": lambda: _r.sum(s, axis=(s.ndim - 1,), keepdims=False),
-               2: lambda: _l.amax(s, axis=(s.ndim - 1,), keepdims=False),
-               -2: lambda: _l.amin(s, axis=(s.ndim - 1,), keepdims=False)}[ord]()
+               2: lambda: _r.max(s, axis=(s.ndim - 1,), keepdims=False),
+               -2: lambda: _r.min(s, axis=(s.ndim - 1,), keepdims=False)}[ord]()
         if keepdims:
             out = _s.reshape(out, shape=tuple(1 if a in axes else n
                                               for a, n in enumerate(x.shape)))
@@ -270,7 +272,7 @@ def _matrix_norm(x, ord, rows, cols, keepdims):
     if ord in (1, -1, np.inf, -np.inf):
         summed, extreme = (rows, cols) if ord in (1, -1) else (cols, rows)
         sums = _r.sum(_e.absolute(x), axis=(summed,), keepdims=True)
-        pick = _l.amax if ord in (1, np.inf) else _l.amin
+        pick = _r.max if ord in (1, np.inf) else _r.min
         out = pick(sums, axis=(extreme,), keepdims=True)
         if not keepdims:
             out = _s.reshape(out, shape=tuple(n for a, n in enumerate(x.shape) if a not in axes))
