@@ -31,7 +31,7 @@ from jax import lax
 
 from .. import ptree
 from ..graph import Var, WeakVar
-from ..jit import Jitted, _tensor
+from ..jit import Jitted, _function_name, _tensor
 from ..nx.tensor import Tensor
 from ..primitives.indexing import numpy_index
 from ..primitives.updates import _start
@@ -334,7 +334,9 @@ class JaxJitted(Jitted):
         return outs[0] if structure.kind is None else ptree.unflatten(structure, outs)
 
     def _compile(self, entry):
-        entry.run = jax.jit(lower(entry.graph))
+        lowered = lower(entry.graph)
+        lowered.__name__ = _function_name(self)  # names the StableHLO module
+        entry.run = jax.jit(lowered)
         return entry.run
 
     def source(self, *args, **kwargs) -> str:
