@@ -199,6 +199,10 @@ class Jitted:
                     avals.append((value.shape, value.dtype))
                 elif a is None:  # a static argument's place
                     avals.append(None)
+                elif isinstance(a, self.array_types):  # a backend's arrays (rune/lower/)
+                    leaves.append(a)
+                    values.append(a)
+                    avals.append((a.shape, a.dtype))
                 else:
                     break
             else:
