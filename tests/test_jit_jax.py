@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 
 import rune
+import rune.scipy.special as sp
 from rune import nx
 from rune.core import Primitive
 from tests.programs import assert_close, programs
@@ -77,6 +78,55 @@ def test_an_unsupported_primitive_raises_naming_it(monkeypatch):
     monkeypatch.delitem(lowering.LOWERINGS, "sin")
     with pytest.raises(NotImplementedError, match="sin cannot be lowered to JAX"):
         rune.jit(nx.sin, backend="jax")(nx.array([1.0]))
+
+
+# Each family of the table on a small case, value (and a gradient where it has one).
+_rng = np.random.default_rng(0)
+X = nx.array(_rng.normal(size=(3, 4)))
+A = nx.array(_rng.normal(size=(3, 3)) + 3 * np.eye(3))
+ROWS = nx.array([0, 2, 0])  # repeated: numpy's order decides set_at
+
+
+def _sum_grad(f):
+    return rune.grad(lambda x: nx.sum(f(x) ** 2))
+
+
+FAMILIES = {
+    "sort": lambda x: nx.sort(x, axis=1),
+    "argsort descending": lambda x: nx.argsort(x, axis=1, descending=True),
+    "cumsum and its transpose": _sum_grad(lambda x: nx.cumsum(x, axis=1)),
+    "cumprod": lambda x: nx.cumprod(x, axis=0),
+    "argmax": lambda x: nx.argmax(x, axis=1),
+    "round": lambda x: nx.round(x, 2),
+    "basic index, negative step": _sum_grad(lambda x: x[::-1, 1:3]),
+    "gather and scatter_add": _sum_grad(lambda x: x[ROWS]),
+    "set_at, repeated rows": lambda x: x.at[ROWS].set(nx.reshape(nx.arange(12.0), (3, 4))),
+    "add_at": lambda x: x.at[ROWS].add(1.0),
+    "scatter_mul": lambda x: x.at[ROWS].multiply(2.0),
+    "scatter_min": lambda x: x.at[ROWS].min(0.0),
+    "set_slice": _sum_grad(lambda x: x.at[1:, ::2].set(0.5)),
+    "concatenate": lambda x: nx.concatenate([x, x * 2], axis=0),
+    "fft": lambda x: nx.fft.fft(x),
+    "rfft and irfft": _sum_grad(lambda x: nx.fft.irfft(nx.fft.rfft(x) * 2.0)),
+    "special functions": lambda x: (sp.erf(x), sp.gammaln(nx.abs(x) + 0.5),
+                                    sp.digamma(nx.abs(x) + 0.5), sp.i0(x),
+                                    sp.erfinv(nx.tanh(x)), sp.polygamma(2, nx.abs(x) + 0.5)),
+    "sinc, twice differentiated": rune.grad(lambda x: nx.sum(_sum_grad(nx.sinc)(x))),
+    "random draws (constants of the trace)": lambda x: x + nx.random.default_rng(0).normal(
+        size=(3, 4)),
+    "complex to real": lambda x: (x * (1 + 2j)).astype(nx.float64),
+    "linear algebra": lambda x: (nx.linalg.inv(A), nx.linalg.solve(A, x[:, 0]), nx.linalg.det(A),
+                                 nx.linalg.slogdet(A), nx.linalg.cholesky(A @ A.T),
+                                 nx.linalg.svdvals(x)),
+    "det's gradient": lambda x: rune.grad(nx.linalg.det)(A + x[:, :3]),
+    "searchsorted": lambda x: nx.searchsorted(nx.array([0.0, 1, 2, 3]), x),
+    "convolve": lambda x: nx.convolve(x[0], x[1]),
+}
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_each_family_of_primitives_equals_the_numpy_backend(name):
+    assert_same(FAMILIES[name], X)
 
 
 # ------------------------------------------------------------- programs

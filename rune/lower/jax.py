@@ -203,9 +203,9 @@ LOWERINGS.update({
 
 # primitive name -> why it has no lowering (a graph using it raises, saying so).
 UNSUPPORTED = {
-    "linear_call": "a linear map kept as Python functions in the record of rune.linearize; "
-                   "it appears only in graphs traced through a linearized function's "
-                   "tangent map, which jit(grad(f)) never contains",
+    "linear_call": "never an equation of a jit graph: its bind calls its forward function, "
+                   "so jit records the primitives that applies (linear_call lives only in "
+                   "the records of rune.linearize)",
 }
 
 
