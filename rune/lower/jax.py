@@ -30,7 +30,7 @@ import numpy as np
 from jax import lax
 
 from .. import ptree
-from ..graph import Var, WeakVar
+from ..graph import WeakVar
 from ..jit import Jitted, _function_name, _tensor
 from ..nx.tensor import Tensor
 from ..primitives.indexing import numpy_index
@@ -253,8 +253,6 @@ def _recorded(value, var):
 
 
 def _as_dtype(value, dtype):
-    if isinstance(value, Var):  # an output that is an input: already a value in env
-        return value
     value = jnp.asarray(value)
     return value if value.dtype == dtype else value.astype(dtype)
 
