@@ -4,7 +4,8 @@ A page's ```` ```python ```` blocks run in order in one namespace; the
 ```` ```out ```` block after each holds exactly what it prints. pytest runs the
 pages through Sybil (:mod:`rune.literate.pytest_plugin`), ``python -m
 rune.literate check`` runs them without pytest, and ``python -m rune.literate
-promote`` writes the actual output back into the out blocks.
+promote`` writes the actual output back into the out blocks. All three run
+each page in a worker process of its own (:class:`IsolatedPageRunner`).
 
 This package imports only the standard library (Sybil and pytest are needed
 by the pytest plugin alone), and nothing of the rune engine.
@@ -15,6 +16,7 @@ by the pytest plugin alone), and nothing of the rune engine.
 """
 
 from .compare import diff_outputs, normalize_output, output_matches
+from .isolation import IsolatedPageRunner
 from .parser import (
     DIRECTIVES,
     LiterateSyntaxError,
@@ -29,6 +31,7 @@ from .runner import BlockResult, Outcome, PageRunner, exception_summary
 __all__ = [
     "DIRECTIVES",
     "BlockResult",
+    "IsolatedPageRunner",
     "LiterateSyntaxError",
     "Outcome",
     "Page",

@@ -5,8 +5,13 @@ diff or traceback. ``promote`` writes the actual output back into out blocks;
 with ``--check`` it changes nothing and fails if anything would change (for
 CI), with ``--diff`` it only prints the changes.
 
+Every page runs in a worker process of its own (``-j N``: N at a time), with
+a timeout per block (``--timeout``); this process alone reads and writes the
+pages (see :mod:`rune.literate.isolation`).
+
 Exit status: 0 when all is well, 1 when a block fails, a page cannot be parsed
-or (``promote --check``) a page would change, 2 for bad arguments.
+or written, no page is found or (``promote --check``) a page would change,
+2 for bad arguments, 130 when interrupted (Ctrl-C; no page is left half written).
 """
 
 from __future__ import annotations
@@ -14,20 +19,26 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TextIO
 
+from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner
 from .parser import LiterateSyntaxError, read_page
 from .paths import DEFAULT_PATHS, find_pages
-from .promote import promote_page, write_atomically
-from .runner import Outcome, PageRunner
+from .promote import PromotedPage, promote_page, write_promoted
+from .runner import BlockResult, Outcome
 
 
 class Progress:
     """Shows ``[pages done/total] page`` on stderr while pages run.
 
-    On a terminal the line is redrawn in place; elsewhere (CI logs) each page
-    gets a line. Nothing is shown for a single page or with ``--quiet``.
+    On a terminal the line is redrawn in place and names the page and line
+    running now (``[3/40] docs/jit.md:120``); elsewhere (CI logs) each page
+    gets a line when it is done. Nothing is shown for a single page or with
+    ``--quiet``.
     """
 
     def __init__(self, total: int, stream: TextIO, quiet: bool) -> None:
@@ -35,50 +46,107 @@ class Progress:
         self.stream = stream
         self.enabled = total > 1 and not quiet
         self.redraw = self.enabled and stream.isatty()
+        self.done = 0
+        self._lock = threading.Lock()  # pages may run in parallel (-j)
 
     def show(self, done: int, name: str) -> None:
+        """A page is done."""
         if not self.enabled:
             return
-        text = f"[{done}/{self.total}] {name}"
+        with self._lock:
+            self.done = done
+            self._write(f"[{done}/{self.total}] {name}", newline=not self.redraw)
+
+    def running(self, name: str, line: int) -> None:
+        """A step of a page starts: on a terminal, say which."""
         if self.redraw:
-            self.stream.write("\r\x1b[K" + text)
-        else:
-            self.stream.write(text + "\n")
+            with self._lock:
+                self._write(f"[{self.done}/{self.total}] {name}:{line}", newline=False)
+
+    def _write(self, text: str, newline: bool) -> None:
+        self.stream.write(text + "\n" if newline else "\r\x1b[K" + text)
         self.stream.flush()
 
     def clear(self) -> None:
         """Erase the redrawn line before other output is printed."""
         if self.redraw:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+            with self._lock:
+                self.stream.write("\r\x1b[K")
+                self.stream.flush()
 
 
 def display_name(path: Path) -> str:
     """``path`` relative to the current directory when it is inside it, with ``/``."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
+    # Not resolved: a symlink is named as the user named it.
+    relative = os.path.relpath(os.path.abspath(path), os.getcwd())
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
         return path.as_posix()
+    return Path(relative).as_posix()
 
 
-def run_check(pages: list[Path], quiet: bool = False) -> int:
+def run_pages(
+    pages: list[Path],
+    work: Callable[[Path, str, Callable[[int], None]], object],
+    jobs: int,
+    progress: Progress,
+) -> Iterator[tuple[Path, str, object]]:
+    """Yield ``(path, name, work(path, name, on_step))`` for each page, in page order.
+
+    With ``jobs`` > 1 that many pages run at once (each in its own worker
+    process, so the work runs in threads that only wait for them).
+    """
+    names = [display_name(path) for path in pages]
+
+    def one(path: Path, name: str):
+        return work(path, name, lambda line: progress.running(name, line))
+
+    if jobs <= 1:
+        for done, (path, name) in enumerate(zip(pages, names), start=1):
+            outcome = one(path, name)
+            progress.show(done, name)
+            yield path, name, outcome
+        return
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(one, path, name) for path, name in zip(pages, names)]
+        try:
+            for done, (path, name, future) in enumerate(zip(pages, names, futures), start=1):
+                outcome = future.result()
+                progress.show(done, name)
+                yield path, name, outcome
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def check_page(path: Path, name: str, on_step, timeout: float) -> tuple[str | None, list]:
+    """Run one page: (why it cannot run, or None; its block results)."""
+    try:
+        page = read_page(path)
+    except LiterateSyntaxError as error:
+        return f"{name}:{error.line}: {error.message}", []
+    except UnicodeDecodeError as error:
+        return f"{name}: not UTF-8 text: {error}", []
+    except OSError as error:
+        return f"{name}: cannot be read: {error}", []
+    return None, IsolatedPageRunner(page, name, timeout, on_step).run_all()
+
+
+def run_check(
+    pages: list[Path], quiet: bool = False, jobs: int = 1, timeout: float = DEFAULT_TIMEOUT
+) -> int:
     """Run ``pages`` and print each failure; return the exit status."""
     progress = Progress(len(pages), sys.stderr, quiet)
     counts = {"passed": 0, "failed": 0, "skipped": 0}
     broken_pages = 0
-    for done, path in enumerate(pages, start=1):
-        name = display_name(path)
-        try:
-            page = read_page(path)
-        except LiterateSyntaxError as error:
-            problem, page = f"{name}:{error.line}: {error.message}", None
-        except UnicodeDecodeError as error:
-            problem, page = f"{name}: not UTF-8 text: {error}", None
-        if page is None:
+
+    def work(path, name, on_step):
+        return check_page(path, name, on_step, timeout)
+
+    for _, _, (problem, results) in run_pages(pages, work, jobs, progress):
+        if problem is not None:
             progress.clear()
             print(problem + "\n")
             broken_pages += 1
-        results = [] if page is None else PageRunner(page, display_path=name).run_all()
         for result in results:
             if result.outcome is Outcome.SKIPPED:
                 counts["skipped"] += 1
@@ -88,7 +156,6 @@ def run_check(pages: list[Path], quiet: bool = False) -> int:
                 print(result.report() + "\n")
             else:
                 counts["passed"] += 1
-        progress.show(done, name)
     progress.clear()
     total = sum(counts.values())
     summary = ", ".join(f"{count} {word}" for word, count in counts.items())
@@ -99,28 +166,43 @@ def run_check(pages: list[Path], quiet: bool = False) -> int:
     return 1 if counts["failed"] or broken_pages else 0
 
 
-def run_promote(pages: list[Path], mode: str = "write", quiet: bool = False) -> int:
-    """Promote ``pages``; ``mode`` is "write", "check" or "diff". Return the exit status."""
+def run_promote(
+    pages: list[Path],
+    mode: str = "write",
+    quiet: bool = False,
+    jobs: int = 1,
+    timeout: float = DEFAULT_TIMEOUT,
+    roots: list[Path] | None = None,
+) -> int:
+    """Promote ``pages``; ``mode`` is "write", "check" or "diff". Return the exit status.
+
+    ``roots`` are the directories promote may write in (default: where the
+    pages are); a page that is a symlink leading elsewhere is refused.
+    """
     progress = Progress(len(pages), sys.stderr, quiet)
+    if roots is None:
+        roots = sorted({Path(os.path.realpath(path)).parent for path in pages})
     changed = failed = 0
-    for done, path in enumerate(pages, start=1):
-        name = display_name(path)
-        promoted = promote_page(path, name)
-        if promoted.error or promoted.failures:
-            failed += 1
-            progress.clear()
-            if promoted.error:
-                print(promoted.error)
-            for result in promoted.failures:
-                print(result.report() + "\n")
-            print(f"{name}: not promoted, left unchanged\n")
-        elif promoted.changed:
-            changed += 1
-            progress.clear()
+
+    def work(path, name, on_step):
+        return promote_page(path, name, timeout, on_step)
+
+    for path, name, promoted in run_pages(pages, work, jobs, progress):
+        progress.clear()
+        problem = _report_promoted(promoted)
+        if promoted.changed:
             print(promoted.diff())
-            if mode == "write":
-                write_atomically(path, promoted.new_text)
-        progress.show(done, name)
+            refused = write_promoted(path, promoted, roots) if mode == "write" else None
+            changed += not refused
+            if refused:
+                print(refused + "\n")
+            elif problem and mode == "write":
+                print(f"{name}: wrote the blocks that ran; the failing blocks' out blocks "
+                      f"are as they were\n")
+            problem = problem or bool(refused)
+        elif problem:
+            print(f"{name}: not promoted, left unchanged\n")
+        failed += problem
     progress.clear()
     verb = {"write": "changed", "check": "would change", "diff": "would change"}[mode]
     print(
@@ -130,6 +212,16 @@ def run_promote(pages: list[Path], mode: str = "write", quiet: bool = False) -> 
     if failed or (mode == "check" and changed):
         return 1
     return 0
+
+
+def _report_promoted(promoted: PromotedPage) -> bool:
+    """Print why a page cannot be fully promoted; whether there was anything to print."""
+    if promoted.error:
+        print(promoted.error)
+    failures: list[BlockResult] = promoted.failures
+    for result in failures:
+        print(result.report() + "\n")
+    return bool(promoted.error or failures)
 
 
 def _count(number: int, noun: str) -> str:
@@ -143,15 +235,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run literate markdown pages and keep their out blocks true.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    defaults = " and ".join(DEFAULT_PATHS)
-    paths_help = f"pages or directories of pages (default: {defaults} under the current directory)"
-
     check = commands.add_parser("check", help="run pages and report failing blocks")
-    check.add_argument("paths", nargs="*", help=paths_help)
-    check.add_argument("-q", "--quiet", action="store_true", help="do not show progress")
+    _add_common_options(check)
 
     promote = commands.add_parser("promote", help="write actual output into out blocks")
-    promote.add_argument("paths", nargs="*", help=paths_help)
+    _add_common_options(promote)
     mode = promote.add_mutually_exclusive_group()
     mode.add_argument(
         "--check",
@@ -167,8 +255,42 @@ def build_parser() -> argparse.ArgumentParser:
         const="diff",
         help="change nothing; only print the diff of what would change",
     )
-    promote.add_argument("-q", "--quiet", action="store_true", help="do not show progress")
     return parser
+
+
+def _add_common_options(command: argparse.ArgumentParser) -> None:
+    defaults = " and ".join(DEFAULT_PATHS)
+    command.add_argument(
+        "paths", nargs="*",
+        help=f"pages or directories of pages (default: {defaults} under the current directory)",
+    )
+    command.add_argument("-q", "--quiet", action="store_true", help="do not show progress")
+    command.add_argument(
+        "--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+        help=f"stop a block that runs longer and fail it (default {DEFAULT_TIMEOUT:g}; a "
+             f"`timeout` or `page timeout` directive in a page wins)",
+    )
+    command.add_argument(
+        "-j", "--jobs", type=_positive_int, default=1, metavar="N",
+        help="run N pages at once, each in its own process (default 1)",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of pages, 1 or more, "
+                                         f"got {text!r}")
+    return int(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -176,11 +298,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     arguments = parser.parse_args(argv)
     try:
-        pages = find_pages(arguments.paths, os.getcwd())
+        pages = [path.absolute() for path in find_pages(arguments.paths, os.getcwd())]
     except FileNotFoundError as error:
         parser.error(str(error))
     if not pages:
-        print("no pages found", file=sys.stderr)
-    if arguments.command == "check":
-        return run_check(pages, arguments.quiet)
-    return run_promote(pages, arguments.mode or "write", arguments.quiet)
+        searched = (", ".join(arguments.paths) if arguments.paths else
+                    f"{' and '.join(DEFAULT_PATHS)} under {os.getcwd()}")
+        print(f"no pages found in {searched} (looked for *.md files, skipping hidden "
+              f"directories, virtual environments, node_modules and site)", file=sys.stderr)
+        return 1
+    options = {"quiet": arguments.quiet, "jobs": arguments.jobs, "timeout": arguments.timeout}
+    try:
+        if arguments.command == "check":
+            return run_check(pages, **options)
+        return run_promote(pages, arguments.mode or "write", roots=_roots(arguments.paths),
+                           **options)
+    except KeyboardInterrupt:
+        print("\ninterrupted: pages not yet written were left as they were", file=sys.stderr)
+        return 130
+
+
+def _roots(arguments: list[str]) -> list[Path]:
+    """Where promote may write: the directories given, the directories of the files
+    given, or the current directory."""
+    if not arguments:
+        return [Path(os.path.realpath(os.getcwd()))]
+    return [Path(os.path.realpath(argument if os.path.isdir(argument) else
+                                  os.path.dirname(os.path.abspath(argument))))
+            for argument in arguments]

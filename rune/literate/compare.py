@@ -1,7 +1,8 @@
 """Compare what a block printed with its out block, and show the difference.
 
-The rules: trailing whitespace at line ends and trailing blank lines are
-ignored, and ``...`` matches any text. A line that is only ``...`` matches any
+The rules: output is first normalised (:func:`normalize_output`: line endings,
+carriage returns, terminal escape sequences, trailing whitespace), then
+``...`` matches any text. A line that is only ``...`` matches any
 number of whole lines, zero included (as in mdx); ``...`` inside a line matches
 any text, across lines too (as doctest's ELLIPSIS does).
 """
@@ -9,6 +10,7 @@ any text, across lines too (as doctest's ELLIPSIS does).
 from __future__ import annotations
 
 import difflib
+import re
 
 ELLIPSIS = "..."
 
@@ -20,8 +22,21 @@ def require_text(fn: str, **texts) -> None:
             raise TypeError(f"{fn}: {name} must be a str, got {type(value).__name__}")
 
 
+# ANSI/VT100 escape sequences: CSI (colours, cursor moves: ESC [ ... final byte),
+# OSC (titles, hyperlinks: ESC ] ... BEL or ESC \\) and the two-byte ones (ESC 7...).
+_ESCAPE_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -Z\\-~]|\x9b[0-?]*[ -/]*[@-~]"
+)
+
+
 def normalize_output(text: str) -> str:
-    r"""Drop trailing whitespace of each line and trailing blank lines; ``\r\n`` becomes ``\n``.
+    r"""The one normalisation of output and out blocks, applied to both before comparing.
+
+    In order: ``\r\n`` becomes ``\n``; terminal escape sequences (colours,
+    cursor moves, hyperlinks) are removed; a lone ``\r`` returns to the start
+    of its line and what follows overwrites what was there, so a progress bar
+    is kept as a terminal finally shows it; trailing whitespace of each line
+    and trailing blank lines are dropped. promote writes output in this form.
 
     Args:
       text: what a block printed, or an out block's body.
@@ -31,12 +46,24 @@ def normalize_output(text: str) -> str:
 
     >>> normalize_output("a  \r\nb\n\n")
     'a\nb'
+    >>> normalize_output("\r 10%\r100%\n\x1b[32mdone\x1b[0m")
+    '100%\ndone'
     """
     require_text("normalize_output", text=text)
-    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    text = _ESCAPE_SEQUENCE.sub("", text.replace("\r\n", "\n"))
+    lines = [_overwrite(line).rstrip() if "\r" in line else line.rstrip()
+             for line in text.split("\n")]
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines)
+
+
+def _overwrite(line: str) -> str:
+    """What a terminal shows for a line holding carriage returns."""
+    shown = ""
+    for part in line.split("\r"):
+        shown = part + shown[len(part) :]
+    return shown
 
 
 def output_matches(expected: str, actual: str) -> bool:

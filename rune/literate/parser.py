@@ -19,16 +19,33 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compare import require_text
+from .page import (  # noqa: F401 -- re-exported: the parser's results
+    ClearNamespace,
+    Fence,
+    Line,
+    LiterateSyntaxError,
+    Page,
+    PythonBlock,
+    SetupBlock,
+    Step,
+    split_lines,
+)
 
-PYTHON_LANGUAGES = frozenset({"python", "py"})
+PYTHON_LANGUAGES = frozenset({"python", "py", "python3", "py3"})
+# Fences that name a Python the runner cannot run: an error, never a silent non-test.
+_UNRUNNABLE_PYTHON = frozenset({"python2", "py2", "ipython", "ipython3"})
 OUT_LANGUAGE = "out"
+BYTE_ORDER_MARK = "\ufeff"
 
 DIRECTIVE_PREFIX = "literate:"
 DIRECTIVES = (
-    "skip", "skip start", "skip end", "nondeterministic", "raises", "clear", "setup", "out"
+    "skip", "skip start", "skip end", "nondeterministic", "raises", "clear", "setup", "out",
+    "timeout", "page timeout",
 )
+# Directives followed by a number of seconds.
+_TIMEOUT_DIRECTIVES = frozenset({"timeout", "page timeout"})
 # Directives that modify the next python block (the others are steps of their own).
-_BLOCK_DIRECTIVES = frozenset({"skip", "nondeterministic", "raises"})
+_BLOCK_DIRECTIVES = frozenset({"skip", "nondeterministic", "raises", "timeout"})
 # Directives that may also stand between a python block and its out block.
 # `out` must stand right before a fence: it makes that fence the out block,
 # whatever its language (a ```mermaid diagram, say).
@@ -43,172 +60,24 @@ _FENCE_OPEN = re.compile(
 _FENCE_CLOSE = re.compile(r"(?P<quote>(?:[ \t]*>)*)(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})[ \t]*")
 _COMMENT_START = re.compile(r"(?:[ \t]*>)*[ \t]*<!--(?P<rest>.*)")
 _DIRECTIVE_BODY = re.compile(r"\s*literate\s*:(?P<body>.*)")
+# A comment that was meant as a directive but is not written as one:
+# `<!-- literate skip -->`, `<!-- Literate: skip -->`, `<!--- literate: skip --->`.
+_DIRECTIVE_LOOKALIKE = re.compile(
+    r"-*\s*literate\s*(?P<separator>[:=]?)\s*(?P<word>[a-z]*)", re.IGNORECASE
+)
+_DIRECTIVE_WORDS = frozenset(name.split()[0] for name in DIRECTIVES)
+# Lines that open a container whose content is indented (list items, mkdocs
+# admonitions and content tabs, definitions, footnotes): a fence indented
+# under one of them is still a fence.
+_CONTAINER_OPENER = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|!!!|\?\?\?|===|:[ \t]|\[\^)")
 _COMMENT_END_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*-->[ \t]*")
-
-
-class LiterateSyntaxError(ValueError):
-    """A page breaks a rule of the literate format.
-
-    ``str(error)`` reads ``path:line: message``; ``path``, ``line`` and
-    ``message`` are also attributes.
-
-    Args:
-      path: the page's path, as shown in the message.
-      line: the line (1-based) of the problem.
-      message: what is wrong, and how to fix it.
-
-    >>> str(LiterateSyntaxError("docs/a.md", 3, "unknown directive 'skp'"))
-    "docs/a.md:3: unknown directive 'skp'"
-    """
-
-    def __init__(self, path: str, line: int, message: str) -> None:
-        self.path = path
-        self.line = line
-        self.message = message
-        super().__init__(f"{path}:{line}: {message}")
-
-
-@dataclass(frozen=True)
-class Line:
-    """One line of a page: 1-based ``number``, offsets, text without its ending."""
-
-    number: int
-    start: int
-    content_end: int  # offset just before the line ending
-    end: int  # offset just after the line ending
-    text: str
-    eol: str  # "\n", "\r\n" or "" for a last line without one
-
-
-@dataclass(frozen=True)
-class Fence:
-    """A fenced code block, with the offsets promote needs to edit it in place.
-
-    ``body_lines`` are the lines between the fences with the container prefix
-    (indentation, ``>`` markers) removed; ``prefix`` is that container prefix.
-    ``end`` is the offset just after the closing fence, before its line ending.
-    """
-
-    line: int
-    end_line: int
-    info: str
-    language: str
-    marker: str  # the opening fence itself, e.g. "```" or "~~~~"
-    prefix: str
-    start: int
-    body_start: int
-    body_end: int
-    end: int
-    eol: str
-    body_lines: tuple[str, ...]
-
-    @property
-    def body(self) -> str:
-        r"""The dedented body, lines joined by ``\n``, without a final newline."""
-        return "\n".join(self.body_lines)
-
-    @property
-    def code(self) -> str:
-        """The dedented body as source code, ending in a newline."""
-        return self.body + "\n" if self.body_lines else ""
-
-
-@dataclass(frozen=True)
-class PythonBlock:
-    r"""A python fence, the out block that belongs to it, and its directives.
-
-    Attributes:
-      fence: the python fence.
-      out: its out block, or None.
-      skipped_by: the line of the `skip` or `skip start` directive that skips
-        it, or None.
-      nondeterministic: a `nondeterministic` directive marks it: its output
-        is not compared.
-      raises: a `raises` directive marks it: it must raise, and its out block
-        ends with the exception's last traceback line.
-      gap_start: where the out block's removal begins: the end of the last
-        line before it that is not blank, so that removing it also removes
-        the blank lines that separated it from the python block (and the
-        `out` directive that made a fence of another language its out block).
-
-    >>> from rune.literate import parse_page
-    >>> [block] = parse_page("```python\nprint(1)\n```\n\n```out\n1\n```\n").python_blocks
-    >>> block.line, block.fence.code, block.out.body, block.skip
-    (1, 'print(1)\n', '1', False)
-    """
-
-    fence: Fence
-    out: Fence | None
-    skipped_by: int | None  # the line of the `skip` or `skip start` that skips it
-    nondeterministic: bool
-    raises: bool
-    gap_start: int
-
-    @property
-    def skip(self) -> bool:
-        """Whether a directive says this block must not run."""
-        return self.skipped_by is not None
-
-    @property
-    def line(self) -> int:
-        """The line of the opening fence, which names the block (``page.md::line:12``)."""
-        return self.fence.line
-
-
-@dataclass(frozen=True)
-class SetupBlock:
-    """An invisible python block written inside ``<!-- literate: setup ... -->``.
-
-    It runs in the page namespace; what it prints is discarded.
-    """
-
-    fence: Fence
-    line: int  # the line of the comment that holds it
-    skip: bool
-
-
-@dataclass(frozen=True)
-class ClearNamespace:
-    """``<!-- literate: clear -->``: the page namespace starts afresh here."""
-
-    line: int
-    skip: bool
-
-
-Step = PythonBlock | SetupBlock | ClearNamespace
-
-
-@dataclass(frozen=True)
-class Page:
-    r"""A parsed page: its exact text and its steps in page order.
-
-    Attributes:
-      path: the page's path, as given to `parse_page` (it names the page in
-        messages and tests).
-      text: the page's text, exactly as read.
-      steps: the python blocks, setup blocks and `clear` directives, in page
-        order.
-
-    >>> from rune.literate import parse_page
-    >>> page = parse_page("Text.\n\n```python\nx = 1\n```\n", "intro.md")
-    >>> page.path, len(page.python_blocks), page.python_blocks[0].line
-    ('intro.md', 1, 3)
-    """
-
-    path: str
-    text: str
-    steps: tuple[Step, ...]
-
-    @property
-    def python_blocks(self) -> list[PythonBlock]:
-        """The visible python blocks, one test each, in page order."""
-        return [step for step in self.steps if isinstance(step, PythonBlock)]
 
 
 @dataclass(frozen=True)
 class _Directive:
     name: str
     line: Line
+    seconds: float | None = None  # the argument of a timeout directive
 
 
 @dataclass(frozen=True)
@@ -216,37 +85,6 @@ class _Other:
     """Prose or an ordinary HTML comment: anything that separates blocks."""
 
     line: Line
-
-
-def split_lines(text: str) -> list[Line]:
-    r"""Split ``text`` at ``\n`` into :class:`Line` objects with exact offsets.
-
-    >>> [(line.text, line.eol) for line in split_lines("a\r\nb")]
-    [('a', '\r\n'), ('b', '')]
-    """
-    lines = []
-    position = 0
-    while position < len(text):
-        newline = text.find("\n", position)
-        if newline == -1:
-            end = content_end = len(text)
-        else:
-            end = newline + 1
-            content_end = (
-                newline - 1 if newline > position and text[newline - 1] == "\r" else newline
-            )
-        lines.append(
-            Line(
-                len(lines) + 1,
-                position,
-                content_end,
-                end,
-                text[position:content_end],
-                text[content_end:end],
-            )
-        )
-        position = end
-    return lines
 
 
 def fence_language(info: str) -> str:
@@ -259,10 +97,13 @@ def fence_language(info: str) -> str:
     'python'
     >>> fence_language('{ .py linenums="1" }')
     'py'
+    >>> fence_language('{python}')
+    'python'
     """
     info = info.strip()
     if info.startswith("{"):
-        match = re.search(r"\.([\w+-]+)", info)
+        # `{ .python }` (pymdownx) or `{python}` (Quarto, R Markdown).
+        match = re.search(r"\.([\w+-]+)", info) or re.match(r"\{\s*([\w+-]+)", info)
         return match.group(1).lower() if match else ""
     return info.split(maxsplit=1)[0].lower() if info else ""
 
@@ -278,6 +119,11 @@ class _Scanner:
     def __init__(self, text: str, path: str) -> None:
         self.path = path
         self.lines = split_lines(text)
+        if text.startswith(BYTE_ORDER_MARK) and self.lines:
+            # The mark is kept in the text (promote writes it back) but is no
+            # part of the first line, as for MkDocs: a fence may open the page.
+            first = self.lines[0]
+            self.lines[0] = Line(1, 1, first.content_end, first.end, first.text[1:], first.eol)
 
     def error(self, line: int, message: str) -> LiterateSyntaxError:
         return LiterateSyntaxError(self.path, line, message)
@@ -288,9 +134,13 @@ class _Scanner:
         while index < len(self.lines):
             line = self.lines[index]
             opening = _match_fence_open(line.text)
-            if opening:
+            if opening and not self.shown_as_text(index, opening):
                 fence, index = self.read_fence(index, opening)
                 tokens.append(fence)
+                continue
+            if opening:  # an indented code block: markdown shows the fence as text
+                tokens.append(_Other(line))
+                index = self.skip_shown_fence(index, opening)
                 continue
             comment = _COMMENT_START.fullmatch(line.text)
             if comment:
@@ -302,17 +152,42 @@ class _Scanner:
             index += 1
         return tokens
 
-    def read_fence(self, index: int, opening: re.Match) -> tuple[Fence, int]:
-        first = self.lines[index]
+    def shown_as_text(self, index: int, opening: re.Match) -> bool:
+        """Whether a fence indented four columns past its container is text.
+
+        Markdown shows it as an indented code block (after a blank line) or as
+        part of the paragraph above it, so it is not run: a fence under a list
+        item, admonition or content tab only counts as indented by the
+        columns past that container's content.
+        """
+        if opening["quote"] or opening["bullet"]:
+            return False
+        column = len(opening["indent"].expandtabs(4))
+        if column < 4:
+            return False
+        for earlier in reversed(self.lines[max(0, index - 200) : index]):
+            if _is_blank(earlier.text):
+                continue
+            earlier_column = len(earlier.text) - len(earlier.text.lstrip(" \t"))
+            earlier_column = len(earlier.text[:earlier_column].expandtabs(4))
+            if earlier_column < column:
+                opener = _CONTAINER_OPENER.match(earlier.text)
+                return opener is None or column - earlier_column >= 8
+        return True
+
+    def skip_shown_fence(self, index: int, opening: re.Match) -> int:
+        """The index after a fence that markdown shows as text (or after its first line)."""
+        closing = self.closing_line(index, opening)
+        return index + 1 if closing is None else closing + 1
+
+    def closing_line(self, index: int, opening: re.Match) -> int | None:
+        """The index of the line closing the fence opened at ``index``, or None."""
         marker = opening["marker"]
-        bullet = opening["bullet"] or ""
-        prefix = opening["quote"] + opening["indent"] + " " * len(bullet)
         quote_depth = opening["quote"].count(">")
         # CommonMark lets a closing fence be indented up to three spaces more.
-        max_close_indent = len((opening["indent"] + bullet).expandtabs(4)) + 3
-        body = []
-        for closing in self.lines[index + 1 :]:
-            match = _FENCE_CLOSE.fullmatch(closing.text)
+        max_close_indent = len((opening["indent"] + (opening["bullet"] or "")).expandtabs(4)) + 3
+        for position in range(index + 1, len(self.lines)):
+            match = _FENCE_CLOSE.fullmatch(self.lines[position].text)
             if (
                 match
                 and match["marker"][0] == marker[0]
@@ -320,14 +195,23 @@ class _Scanner:
                 and match["quote"].count(">") == quote_depth
                 and len(match["indent"].expandtabs(4)) <= max_close_indent
             ):
-                break
-            body.append(self.dedent(closing, prefix, first.number))
-        else:
+                return position
+        return None
+
+    def read_fence(self, index: int, opening: re.Match) -> tuple[Fence, int]:
+        first = self.lines[index]
+        marker = opening["marker"]
+        bullet = opening["bullet"] or ""
+        prefix = opening["quote"] + opening["indent"] + " " * len(bullet)
+        end = self.closing_line(index, opening)
+        if end is None:
             raise self.error(
                 first.number,
                 f"the {marker}{opening['info'].strip()} fence opened here is never closed: "
                 f"expected a closing {marker} line before the end of the file",
             )
+        body = [self.dedent(line, prefix, first.number) for line in self.lines[index + 1 : end]]
+        closing = self.lines[end]
         fence = Fence(
             line=first.number,
             end_line=closing.number,
@@ -360,6 +244,7 @@ class _Scanner:
         line = self.lines[index]
         directive = _DIRECTIVE_BODY.match(rest)
         if directive is None:
+            self.check_not_lookalike(rest, line.number)
             return _Other(line), self.skip_comment(index, rest)
         body = directive["body"]
         if "-->" not in body:
@@ -380,6 +265,7 @@ class _Scanner:
                 f"expected nothing after the `{name}` directive's -->, found {after.strip()!r}; "
                 f"put the directive on a line of its own",
             )
+        name, seconds = self.split_argument(name, line.number)
         self.check_known(name, line.number)
         if name == "setup":
             raise self.error(
@@ -387,22 +273,53 @@ class _Scanner:
                 "`setup` needs a python block inside it: write <!-- literate: setup on one "
                 "line, then a ```python block, then --> on a line of its own",
             )
-        return _Directive(name, line), index + 1
+        return _Directive(name, line, seconds), index + 1
+
+    def split_argument(self, name: str, line: int) -> tuple[str, float | None]:
+        """``timeout 30`` -> ("timeout", 30.0); other directives take no argument."""
+        for directive in _TIMEOUT_DIRECTIVES:
+            if name == directive or name.startswith(directive + " "):
+                argument = name[len(directive) :].strip()
+                try:
+                    seconds = float(argument)
+                except ValueError:
+                    seconds = float("nan")
+                if not 0 < seconds < float("inf"):
+                    raise self.error(
+                        line,
+                        f"`{directive}` needs a positive number of seconds, as in "
+                        f"<!-- literate: {directive} 30 -->; found {argument or 'nothing'!r}",
+                    )
+                return directive, seconds
+        return name, None
 
     def check_known(self, name: str, line: int) -> None:
         if name not in DIRECTIVES:
-            known = ", ".join(DIRECTIVES)
             raise self.error(
                 line,
-                f"unknown directive {name!r} after `{DIRECTIVE_PREFIX}`; expected one of: {known}",
+                f"unknown directive {name!r} after `{DIRECTIVE_PREFIX}`; expected one of: "
+                f"{_known_directives()}",
+            )
+
+    def check_not_lookalike(self, rest: str, line: int) -> None:
+        """A comment written almost like a directive is an error, never silently ignored."""
+        lookalike = _DIRECTIVE_LOOKALIKE.match(rest)
+        if lookalike and (
+            lookalike["separator"] or lookalike["word"].lower() in _DIRECTIVE_WORDS
+        ):
+            raise self.error(
+                line,
+                f"this comment looks like a literate directive but is not written as one, so it "
+                f"would be ignored; write <!-- {DIRECTIVE_PREFIX} NAME --> (lower case, a colon, "
+                f"two dashes at each end) with NAME one of: {_known_directives()}",
             )
 
     def skip_comment(self, index: int, rest: str) -> int:
         if "-->" in rest:
             return index + 1
-        for later in self.lines[index + 1 :]:
-            if "-->" in later.text:
-                return later.number  # the index of the line after it
+        for position in range(index + 1, len(self.lines)):
+            if "-->" in self.lines[position].text:
+                return position + 1
         raise self.error(
             self.lines[index].number,
             "this HTML comment is never closed with -->, which would hide the rest of the page",
@@ -443,6 +360,11 @@ class _Scanner:
         return index
 
 
+def _known_directives() -> str:
+    return ", ".join(name + " SECONDS" if name in _TIMEOUT_DIRECTIVES else name
+                     for name in DIRECTIVES)
+
+
 def _match_fence_open(text: str) -> re.Match | None:
     match = _FENCE_OPEN.fullmatch(text)
     # A backtick "fence" whose info string holds a backtick is inline code.
@@ -459,6 +381,7 @@ class _Assembler:
         self.path = path
         self.pending: list[_Directive] = []  # directives waiting for the next python block
         self.skip_start: int | None = None  # line of an open `skip start`
+        self.page_timeout: _Directive | None = None
 
     def error(self, line: int, message: str) -> LiterateSyntaxError:
         return LiterateSyntaxError(self.path, line, message)
@@ -483,6 +406,13 @@ class _Assembler:
             elif token.language in PYTHON_LANGUAGES:
                 block, index = self.python_block(token, index)
                 steps.append(block)
+            elif token.language in _UNRUNNABLE_PYTHON:
+                raise self.error(
+                    token.line,
+                    f"the {token.marker}{token.language} fence names Python but rune.literate "
+                    f"runs only {', '.join(sorted(PYTHON_LANGUAGES))}: write one of those to "
+                    f"test it, or ```text to show it without running it",
+                )
             elif token.language == OUT_LANGUAGE:
                 before = (
                     _describe(self.tokens[index - 2]) if index >= 2 else "the start of the page"
@@ -523,6 +453,11 @@ class _Assembler:
             if self.skip_start is None:
                 raise self.error(line, "`skip end` without a `skip start` before it")
             self.skip_start = None
+        elif name == "page timeout":
+            if self.page_timeout is not None:
+                raise self.error(line, f"a second `page timeout`: the page already has one at "
+                                       f"line {self.page_timeout.line.number}")
+            self.page_timeout = token
         else:  # clear
             return ClearNamespace(line=line, skip=self.skip_start is not None)
         return None
@@ -583,6 +518,7 @@ class _Assembler:
             index = lookahead + 1
         names = {directive.name for directive in self.pending}
         skips = [d.line.number for d in self.pending if d.name == "skip"] + [self.skip_start]
+        timeouts = [d.seconds for d in self.pending if d.name == "timeout"]
         self.pending = []
         block = PythonBlock(
             fence=fence,
@@ -591,6 +527,7 @@ class _Assembler:
             nondeterministic="nondeterministic" in names,
             raises="raises" in names,
             gap_start=gap_start,
+            timeout=timeouts[-1] if timeouts else None,
         )
         return block, index
 
@@ -641,7 +578,10 @@ def parse_page(text: str, path: str = "<page>") -> Page:
     """
     require_text("parse_page", text=text, path=path)
     tokens = _Scanner(text, path).tokens()
-    return Page(path=path, text=text, steps=tuple(_Assembler(tokens, path).steps()))
+    assembler = _Assembler(tokens, path)
+    steps = tuple(assembler.steps())
+    timeout = assembler.page_timeout.seconds if assembler.page_timeout else None
+    return Page(path=path, text=text, steps=steps, timeout=timeout)
 
 
 def read_page(path: str | Path) -> Page:

@@ -18,7 +18,8 @@ from pathlib import Path
 # project names none (rune_literate_pytest.DEFAULT_PATHS: a test keeps them equal).
 DEFAULT_PATHS = ("docs", "README.md")
 
-# Directories searched for pages never include hidden ones (.git, .venv) or these.
+# Directories searched for pages never include hidden ones (.git, .venv), virtual
+# environments (any directory holding a pyvenv.cfg) or these.
 _SKIPPED_DIRECTORIES = frozenset({"venv", "node_modules", "__pycache__", "site", "build", "dist"})
 
 
@@ -125,7 +126,9 @@ def _walk(base: Path):
         return
     for directory, subdirectories, files in os.walk(base):
         subdirectories[:] = sorted(
-            d for d in subdirectories if d not in _SKIPPED_DIRECTORIES and not d.startswith(".")
+            d for d in subdirectories
+            if d not in _SKIPPED_DIRECTORIES and not d.startswith(".")
+            and not os.path.isfile(os.path.join(directory, d, "pyvenv.cfg"))
         )
         for name in files:
             yield Path(directory) / name

@@ -7,22 +7,31 @@ now prints nothing. Everything else (line endings, indentation in lists and
 block quotes, fence characters, a missing final newline) stays byte for byte.
 
 Only blocks that fail ``check`` are touched: an out block that still matches,
-``...`` lines and trailing spaces included, is left exactly as it is. A page
-with a block that raises (or any other failure promote cannot fix) is not
-changed at all.
+``...`` lines and trailing spaces included, is left exactly as it is, and a
+changed out block keeps the ``...`` lines that still match. A block that
+raises (or fails in another way promote cannot fix) keeps its out block; the
+other blocks of its page are still promoted.
+
+Writing is the parent process's job alone (blocks run in a worker process):
+:func:`write_promoted` writes through symlinks, refuses a link leading out of
+the paths given, a read-only page, and a page that changed on disk while its
+blocks ran; :func:`write_atomically` never leaves half a page.
 """
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import os
 import re
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .compare import normalize_output, output_matches, require_text
+from .compare import ELLIPSIS, normalize_output, output_matches, require_text
+from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner
 from .parser import (
     Fence,
     LiterateSyntaxError,
@@ -32,7 +41,7 @@ from .parser import (
     parse_page,
     split_lines,
 )
-from .runner import PROMOTABLE, BlockResult, PageRunner
+from .runner import PROMOTABLE, BlockResult, PageRunner  # noqa: F401 -- PageRunner: doctests
 
 _FENCE_LIKE = re.compile(r"[ \t>]*(?P<marker>`{3,}|~{3,})[ \t]*")
 
@@ -64,6 +73,8 @@ class PromotedPage:
       results: the results of running its blocks.
       error: why the page cannot be promoted (it does not parse, or promote
         would break it), else None.
+      edits: the (start, end, new text) edits that turn old_text into
+        new_text, in page order.
 
     >>> import pathlib, tempfile
     >>> from rune.literate import promote_page
@@ -81,6 +92,7 @@ class PromotedPage:
     new_text: str
     results: list[BlockResult] = field(default_factory=list)
     error: str | None = None
+    edits: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, new text)
 
     @property
     def failures(self) -> list[BlockResult]:
@@ -93,8 +105,115 @@ class PromotedPage:
         return self.new_text != self.old_text
 
     def diff(self) -> str:
-        """A unified diff from the page as it is to the page as promote writes it."""
-        return unified_diff(self.old_text, self.new_text, self.path)
+        """A unified diff from the page as it is to the page as promote writes it.
+
+        difflib's, as ``git diff`` would show it; for a page so large and so
+        changed that difflib would take time growing with the page times the
+        number of changed blocks, one built from promote's edits (linear).
+        """
+        if len(self.edits) * self.old_text.count("\n") <= _DIFFLIB_BUDGET:
+            return unified_diff(self.old_text, self.new_text, self.path)
+        return _edits_diff(self.old_text, self.edits, self.path)
+
+
+def _edits_diff(old: str, edits: list[tuple[int, int, str]], path: str) -> str:
+    """The unified diff of applying ``edits`` to ``old``, as :func:`unified_diff` prints it.
+
+    Only the lines each edit touches are compared (difflib on each), the rest
+    is known to be equal: linear in the page for any number of edits.
+    """
+    lines = split_lines(old)
+    starts = [line.start for line in lines]
+    old_lines = [line.text + line.eol for line in lines]
+    opcodes, new_lines, done = [], [], 0  # done: old lines already accounted for
+    for first, last, new_region in _line_regions(old, lines, starts, edits):
+        if first > done:
+            opcodes.append(("equal", done, first, len(new_lines), len(new_lines) + first - done))
+            new_lines += old_lines[done:first]
+        region = [line.text + line.eol for line in split_lines(new_region)]
+        matcher = difflib.SequenceMatcher(None, old_lines[first:last], region, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            base = len(new_lines)
+            opcodes.append((tag, first + i1, first + i2, base + j1, base + j2))
+        new_lines += region
+        done = last
+    if done < len(old_lines):
+        opcodes.append(("equal", done, len(old_lines), len(new_lines),
+                        len(new_lines) + len(old_lines) - done))
+        new_lines += old_lines[done:]
+    return _format_diff(old_lines, new_lines, _merge_equal(opcodes), path)
+
+
+def _merge_equal(opcodes: list) -> list:
+    """Join runs of "equal" opcodes, as difflib's grouping expects."""
+    merged: list = []
+    for opcode in opcodes:
+        if merged and opcode[0] == merged[-1][0] == "equal":
+            merged[-1] = ("equal", merged[-1][1], opcode[2], merged[-1][3], opcode[4])
+        elif opcode[1] != opcode[2] or opcode[3] != opcode[4]:
+            merged.append(opcode)
+    return merged
+
+
+def _line_regions(old, lines, starts, edits):
+    """Each run of whole lines the edits touch: (first, end, its new text), merged."""
+    merged: list[list] = []
+    for start, end, replacement in edits:
+        first = max(0, bisect.bisect_right(starts, start) - 1)
+        last = max(first, bisect.bisect_right(starts, max(start, end - 1)) - 1) + 1
+        # With the lines around it, the edit aligns as difflib would align the page.
+        first, last = max(0, first - _CONTEXT), min(len(lines), last + _CONTEXT)
+        if merged and first < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], last)
+            merged[-1][2].append((start, end, replacement))
+        else:
+            merged.append([first, last, [(start, end, replacement)]])
+    for first, last, group in merged:
+        region_start = lines[first].start if lines else 0
+        region_end = lines[last - 1].end if lines else 0
+        shifted = [(s - region_start, e - region_start, r) for s, e, r in group]
+        yield first, last, _apply(old[region_start:region_end], shifted)
+
+
+_CONTEXT = 3  # lines of a diff's context
+# Changed blocks times page lines up to which difflib diffs a page (about a second).
+_DIFFLIB_BUDGET = 2_000_000
+
+
+class _KnownOpcodes(difflib.SequenceMatcher):
+    """A SequenceMatcher that groups opcodes already known (for get_grouped_opcodes)."""
+
+    def __init__(self, opcodes: list) -> None:
+        super().__init__(None, [], [])
+        self.opcodes = opcodes
+
+    def get_opcodes(self) -> list:
+        return self.opcodes
+
+
+def _format_diff(old_lines: list[str], new_lines: list[str], opcodes: list, path: str) -> str:
+    if all(tag == "equal" for tag, *_ in opcodes):
+        return ""
+    out = [f"--- a/{path}\n", f"+++ b/{path}\n"]
+    for group in _KnownOpcodes(opcodes).get_grouped_opcodes(_CONTEXT):
+        old_range = _hunk_range(group[0][1], group[-1][2])
+        new_range = _hunk_range(group[0][3], group[-1][4])
+        out.append(f"@@ -{old_range} +{new_range} @@\n")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out += [" " + line for line in old_lines[i1:i2]]
+                continue
+            out += ["-" + line for line in old_lines[i1:i2]]
+            out += ["+" + line for line in new_lines[j1:j2]]
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                   for line in out)
+
+
+def _hunk_range(start: int, stop: int) -> str:
+    """A hunk header's range, as difflib writes it."""
+    length = stop - start
+    begin = start + 1 if length else start
+    return str(begin) if length == 1 else f"{begin},{length}"
 
 
 def unified_diff(old: str, new: str, path: str) -> str:
@@ -151,6 +270,11 @@ def promote_text(page: Page, results: list[BlockResult]) -> str:
         if not isinstance(result, BlockResult):
             raise TypeError(f"promote_text: results must be BlockResults (from "
                             f"PageRunner.run_all), got {type(result).__name__}")
+    return _apply(page.text, _edits(page, results))
+
+
+def _edits(page: Page, results: list[BlockResult]) -> list[tuple[int, int, str]]:
+    """The (start, end, new text) edits that promote the page, in page order."""
     edits = []
     for result in results:
         if result.outcome not in PROMOTABLE:
@@ -159,15 +283,46 @@ def promote_text(page: Page, results: list[BlockResult]) -> str:
         if block.out is None:
             edits.append(_insertion(block, output))
         elif output:
+            output = _keep_wildcards(block.out.body, output)
             edits.append(_replacement(page, block.out, output))
         else:
             edits.append((block.gap_start, block.out.end, ""))
-    text = page.text
-    for start, end, replacement in sorted(edits, reverse=True):
-        text = text[:start] + replacement + text[end:]
+    edits.sort()
     if edits:
-        _verify(page, text, results)
-    return text
+        _verify(page, _apply(page.text, edits), results)
+    return edits
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    pieces, position = [], 0
+    for start, end, replacement in edits:
+        pieces += [text[position:start], replacement]
+        position = end
+    return "".join(pieces) + text[position:]
+
+
+def _keep_wildcards(expected: str, output: str) -> str:
+    """The new out-block body: ``output``, keeping the ``...`` lines that still match.
+
+    Lines are aligned as a diff would align them; a run of expected lines
+    that are all whole-line ``...`` stays in place of the output lines it
+    covers, and a line with ``...`` inside stays where an output line still
+    matches it. When the result would not match, the plain output it is.
+    """
+    if ELLIPSIS not in expected:
+        return output
+    old, new = normalize_output(expected).split("\n"), output.split("\n")
+    literal = set(old)
+    patterns = [line for line in old if ELLIPSIS in line and line.strip() != ELLIPSIS]
+    old_keys = [object() if line.strip() == ELLIPSIS else line for line in old]
+    new_keys = [line if line in literal else next(
+        (pattern for pattern in patterns if output_matches(pattern, line)), line) for line in new]
+    kept = []
+    matcher = difflib.SequenceMatcher(None, old_keys, new_keys, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        kept += old[i1:i2] if tag == "equal" else _changed_run(old[i1:i2], new[j1:j2])
+    body = "\n".join(kept)
+    return body if output_matches(body, output) else output
 
 
 def _insertion(block: PythonBlock, output: str) -> tuple[int, int, str]:
@@ -231,15 +386,40 @@ def _verify(page: Page, text: str, results: list[BlockResult]) -> None:
             )
 
 
-def promote_page(path: str | Path, display_path: str | None = None) -> PromotedPage:
-    r"""Run the page at ``path`` and compute its promoted text, without writing it.
+def _changed_run(old: list[str], new: list[str]) -> list[str]:
+    """Lines for a run of changed lines: whole-line ``...`` at either end of the
+    old run stay, covering the new lines beyond the old run's other lines."""
+    wild = [line.strip() == ELLIPSIS for line in old]
+    lead = wild.index(False) if False in wild else len(old)
+    trail = wild[::-1].index(False) if False in wild else 0
+    literal = len(old) - lead - trail
+    if lead == len(old):  # only wildcards: they still cover whatever is there
+        return old
+    if (lead and trail) or len(new) < literal or not (lead or trail):
+        return new
+    if lead:
+        return old[:lead] + new[len(new) - literal :]
+    return new[:literal] + old[len(old) - trail :]
 
-    Never raises for a bad page: parse errors and failing blocks are recorded
-    in the returned :class:`PromotedPage`, whose text is then unchanged.
+
+def promote_page(
+    path: str | Path,
+    display_path: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    on_step=None,
+) -> PromotedPage:
+    r"""Run the page at ``path`` in a worker process and compute its promoted text.
+
+    Nothing is written. Never raises for a bad page: a parse error is recorded
+    in the returned :class:`PromotedPage` (whose text is then unchanged), and
+    failing blocks are in its ``failures`` (their out blocks stay as they are;
+    the other blocks are promoted).
 
     Args:
       path: the page's file, a str or a pathlib.Path.
       display_path: names the page in messages and diffs (default: ``path``).
+      timeout: seconds a block may run unless a directive says otherwise.
+      on_step: called with the line of each step as it starts.
 
     Raises:
       OSError: the file cannot be read.
@@ -263,15 +443,40 @@ def promote_page(path: str | Path, display_path: str | None = None) -> PromotedP
         page = parse_page(text, name)
     except LiterateSyntaxError as error:
         return PromotedPage(name, text, text, error=str(error))
-    results = PageRunner(page).run_all()
+    results = IsolatedPageRunner(page, timeout=timeout, on_step=on_step).run_all()
     promoted = PromotedPage(name, text, text, results)
-    if promoted.failures:
-        return promoted
     try:
-        promoted.new_text = promote_text(page, results)
+        promoted.edits = _edits(page, results)
     except (PromoteError, LiterateSyntaxError) as error:
         promoted.error = str(error)
+    promoted.new_text = _apply(text, promoted.edits)
     return promoted
+
+
+def write_promoted(path: str | Path, promoted: PromotedPage, roots: list[Path]) -> str | None:
+    """Write a promoted page, or say why not: None when written, else the reason.
+
+    The page is written where a symlink leads (the link stays a link), only
+    when that is inside one of ``roots`` (the paths promote was given), only
+    when it is writable, and only when it still holds the text its blocks
+    were run from.
+    """
+    name, target = promoted.path, Path(os.path.realpath(path))
+    if not any(target == root or root in target.parents for root in roots):
+        shown = ", ".join(str(root) for root in roots)
+        return (f"{name}: refused: it is a link to {target}, outside the paths given "
+                f"({shown}); promote writes only inside them")
+    if not os.access(target, os.W_OK) or not os.stat(target).st_mode & stat.S_IWUSR:
+        return f"{name}: the page is read-only; nothing written (make it writable and rerun)"
+    with open(target, encoding="utf-8", newline="") as file:
+        if file.read() != promoted.old_text:
+            return (f"{name}: the page changed on disk while its blocks ran; nothing written "
+                    f"(rerun promote)")
+    try:
+        write_atomically(target, promoted.new_text)
+    except OSError as error:
+        return f"{name}: could not be written, left as it was: {error}"
+    return None
 
 
 def write_atomically(path: str | Path, text: str) -> None:

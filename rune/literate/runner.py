@@ -1,7 +1,12 @@
 """Run a page's blocks in one namespace and judge each against its out block.
 
 pytest, ``check`` and ``promote`` all run pages through :class:`PageRunner`,
-so a block passes or fails for the same reason everywhere.
+so a block passes or fails for the same reason everywhere; they run it in a
+worker process (:mod:`rune.literate.isolation`), one per page.
+
+Each block runs with the working directory restored after it, and with
+output routed by thread: what a thread started by an earlier block prints
+while this block runs is not this block's output (it is noted instead).
 
 Each block is compiled under the page's path with its code moved down to its
 own line of the page, so tracebacks and syntax errors name markdown lines.
@@ -11,10 +16,14 @@ under that path, so tracebacks also show the right source text.
 
 from __future__ import annotations
 
+import ast
 import enum
 import io
 import linecache
+import os
+import threading
 import traceback
+from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
@@ -37,6 +46,9 @@ class Outcome(enum.Enum):
     RAISED = "raised an exception"
     DID_NOT_RAISE = "is marked `<!-- literate: raises -->` but raised no exception"
     SETUP_FAILED = "was not run because a setup block failed"
+    TIMED_OUT = "did not finish within its timeout"
+    CRASHED = "ended the process running the page"
+    NOT_RUN = "was not run"
 
 
 # Outcomes that promote can fix by rewriting out blocks.
@@ -55,6 +67,8 @@ class BlockResult:
         with the exception's last traceback line. It is what ``promote`` writes.
       traceback: the traceback of an exception the block raised, else None.
       notes: lines to add to the report (an earlier block that failed...).
+      reason: the report's headline when it says more than the outcome
+        (the timeout's length, why a block was not run), else None.
 
     >>> from rune.literate import PageRunner, parse_page
     >>> [result] = PageRunner(parse_page("```python\nprint(6 * 7)\n```\n")).run_all()
@@ -68,6 +82,7 @@ class BlockResult:
     output: str = ""
     traceback: str | None = None
     notes: list[str] = field(default_factory=list)
+    reason: str | None = None
 
     @property
     def failed(self) -> bool:
@@ -82,7 +97,7 @@ class BlockResult:
     def report(self) -> str:
         """A readable account of a failure: where, why, and a diff or a traceback."""
         block = self.block
-        lines = [f"{self.location}: the python block {self.outcome.value}"]
+        lines = [f"{self.location}: the python block {self.reason or self.outcome.value}"]
         if self.outcome is Outcome.MISMATCH:
             out_line = block.out.line
             lines.append(
@@ -141,6 +156,11 @@ class PageRunner:
         document namespace to share it with Sybil.
       display_path: names the page in reports and tracebacks (default:
         ``page.path``).
+      on_step: called with each step's line just before the step runs (the
+        worker process tells its parent what runs now).
+      interrupts_are_failures: a KeyboardInterrupt raised by a block is that
+        block's failure (in a worker process, where the user's Ctrl-C reaches
+        the parent only); otherwise it stops the run.
 
     Raises:
       TypeError: page is not a Page, or namespace not a dict or None.
@@ -153,7 +173,12 @@ class PageRunner:
     """
 
     def __init__(
-        self, page: Page, namespace: dict | None = None, display_path: str | None = None
+        self,
+        page: Page,
+        namespace: dict | None = None,
+        display_path: str | None = None,
+        on_step: Callable[[int], None] | None = None,
+        interrupts_are_failures: bool = False,
     ) -> None:
         if not isinstance(page, Page):
             raise TypeError(f"PageRunner: page must be a Page (from parse_page or read_page), "
@@ -171,6 +196,9 @@ class PageRunner:
         self._positions = {id(step): index for index, step in enumerate(page.steps)}
         self._next_step = 0
         self._failed_setup: tuple[SetupBlock, str] | None = None
+        self._on_step = on_step or (lambda line: None)
+        self._caught = BaseException if interrupts_are_failures else (Exception, SystemExit,
+                                                                      GeneratorExit)
         self._register_source()
 
     def run_all(self) -> list[BlockResult]:
@@ -201,7 +229,16 @@ class PageRunner:
                 self.path,
                 traceback=(f"The setup block at line {setup.line} raised:\n{trace}"),
             )
-        printed, error = self._execute(block.fence)
+        printed, error, late = self._execute(block.fence)
+        result = self._outcome(block, printed, error)
+        if late:
+            result.notes.append(
+                f"Note: a thread started by an earlier block printed while this one ran; "
+                f"that output is no block's output and was left out: {late!r}"
+            )
+        return result
+
+    def _outcome(self, block: PythonBlock, printed: str, error: BaseException | None):
         if error is not None and not block.raises:
             return BlockResult(block, Outcome.RAISED, self.path, printed, self._traceback(error))
         if block.raises:
@@ -229,30 +266,46 @@ class PageRunner:
             self.namespace.update(self._baseline)
             self._failed_setup = None
         elif isinstance(step, SetupBlock):
-            _, error = self._execute(step.fence)
+            _, error, _ = self._execute(step.fence)
             if error is not None:
                 self._failed_setup = (step, self._traceback(error))
         elif self._failed_setup is None:
-            _, error = self._execute(step.fence)
+            _, error, _ = self._execute(step.fence)
             if error is not None and not step.raises:
                 notes.append(
                     f"Note: the earlier block at line {step.line}, run first to prepare "
                     f"this one, raised {exception_summary(error)}"
                 )
 
-    def _execute(self, fence: Fence) -> tuple[str, BaseException | None]:
-        """Run a fence's code; return what it printed and the exception it raised, if any."""
-        printed = io.StringIO()
+    def _execute(self, fence: Fence) -> tuple[str, BaseException | None, str]:
+        """Run a fence's code: what it printed, the exception it raised (or None),
+        and what threads of earlier blocks printed meanwhile."""
+        self._on_step(fence.line)
+        capture = _BlockOutput()
+        directory = os.getcwd()
         try:
-            # Newlines in front put each line of code at its line of the page.
-            code = compile("\n" * fence.line + fence.code, self.path, "exec", dont_inherit=True)
-            with redirect_stdout(printed):
+            code = self._compile(fence)
+            with redirect_stdout(capture):
                 exec(code, self.namespace)  # noqa: S102 -- running the page's code is the point
-        # Any exception, SystemExit included, is the block's result to report;
-        # only KeyboardInterrupt stops the run.
-        except (Exception, SystemExit) as error:  # noqa: BLE001
-            return printed.getvalue(), error
-        return printed.getvalue(), None
+        # Any exception, SystemExit and asyncio.CancelledError included, is the
+        # block's result to report; only the user's KeyboardInterrupt stops the run.
+        except self._caught as error:  # noqa: BLE001
+            return capture.printed.getvalue(), error, capture.late.getvalue()
+        finally:
+            os.chdir(directory)  # a block's chdir must not move later blocks or the caller
+        return capture.printed.getvalue(), None, capture.late.getvalue()
+
+    def _compile(self, fence: Fence):
+        """Compile a fence's code with each line numbered as its line of the page."""
+        try:
+            tree = ast.parse(fence.code, self.path)
+        except SyntaxError as error:
+            for name in ("lineno", "end_lineno"):
+                if getattr(error, name, None) is not None:
+                    setattr(error, name, getattr(error, name) + fence.line)
+            raise
+        ast.increment_lineno(tree, fence.line)
+        return compile(tree, self.path, "exec", dont_inherit=True)
 
     def _traceback(self, error: BaseException) -> str:
         # Drop the runner's own frames: the story starts in the page.
@@ -269,6 +322,26 @@ class PageRunner:
                     lines[step.fence.line + offset] = code_line + "\n"
         # An mtime of None keeps linecache.checkcache() from dropping the entry.
         linecache.cache[self.path] = (len(self.page.text), None, lines, self.path)
+
+
+class _BlockOutput(io.TextIOBase):
+    """sys.stdout while a block runs: what the block's threads print is its output.
+
+    Threads alive when the block starts belong to earlier blocks; what they
+    print now goes to ``late``, so it is never counted as this block's output.
+    """
+
+    def __init__(self) -> None:
+        self.printed = io.StringIO()
+        self.late = io.StringIO()
+        self._earlier = frozenset(threading.enumerate()) - {threading.current_thread()}
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        target = self.late if threading.current_thread() in self._earlier else self.printed
+        return target.write(text)
 
 
 def _indent(text: str) -> str:

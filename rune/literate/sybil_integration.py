@@ -8,9 +8,12 @@ that prefers its own ``conftest.py`` can use it directly::
 
     pytest_collect_file = Sybil(parsers=[LiterateParser()], patterns=["*.md"]).pytest()
 
-Every example of a page shares one :class:`~rune.literate.runner.PageRunner`,
-kept on the Sybil document, so the page's blocks run in order in the
-document's namespace.
+Every example of a page shares one
+:class:`~rune.literate.isolation.IsolatedPageRunner`, kept on the Sybil
+document: the page's blocks run in order in a worker process of their own, as
+with ``check`` and ``promote``, so an abrupt exit, a crash or a timeout fails
+the block instead of ending pytest. The page is read exactly as they read it
+(line endings untouched), so all three see the same page.
 """
 
 from __future__ import annotations
@@ -22,24 +25,28 @@ from pathlib import Path
 
 from sybil import Document, Example, Region, Sybil
 
+from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner
 from .parser import PythonBlock, parse_page
-from .runner import Outcome, PageRunner
+from .runner import Outcome
 
 
 class LiterateParser:
     """A Sybil parser that yields one region per python block of a page.
 
     ``root`` is the directory page paths are shown relative to in reports
-    and tracebacks (default: the current directory). Parsing raises
-    :class:`~rune.literate.parser.LiterateSyntaxError` for a malformed page.
+    and tracebacks (default: the current directory); ``timeout`` the seconds
+    a block may run unless a directive of the page says otherwise. Parsing
+    raises :class:`~rune.literate.parser.LiterateSyntaxError` for a
+    malformed page.
     """
 
-    def __init__(self, root: str | Path | None = None) -> None:
+    def __init__(self, root: str | Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.root = root
+        self.timeout = timeout
 
     def __call__(self, document: Document) -> Iterator[Region]:
         page = parse_page(document.text, display_path(document.path, self.root))
-        document.literate_runner = PageRunner(page, namespace=document.namespace)
+        document.literate_runner = IsolatedPageRunner(page, timeout=self.timeout)
         for block in page.python_blocks:
             yield Region(block.fence.start, block.fence.end, parsed=block, evaluator=evaluate_block)
 
@@ -60,8 +67,32 @@ def skip_reason(path: str, block: PythonBlock) -> str:
     return f"{path}:{block.line}: skipped by the literate directive at line {block.skipped_by}"
 
 
+class LiterateDocument(Document):
+    """A page read as ``check`` and ``promote`` read it: no newline translation.
+
+    (Sybil's own Document reads with universal newlines, which turns a lone
+    ``\r`` into a line break: pytest would see another page.)
+    """
+
+    @classmethod
+    def parse(cls, path: str, *parsers, encoding: str = "utf-8") -> Document:
+        with open(path, encoding=encoding, newline="") as source:
+            document = cls(source.read(), path)
+        for parser in parsers:
+            for region in parser(document):
+                document.add(region)
+        return document
+
+
 class LiterateSybil(Sybil):
-    """A Sybil whose test ids are ``line:N``, so nodes read ``docs/page.md::line:12``."""
+    """A Sybil whose test ids are ``line:N``, so nodes read ``docs/page.md::line:12``.
+
+    Pages are read as :class:`LiterateDocument` (python files as Sybil does).
+    """
+
+    def __init__(self, *args, document_types=None, **kwargs) -> None:
+        super().__init__(*args, document_types={None: LiterateDocument, **(document_types or {})},
+                         **kwargs)
 
     def identify(self, example: Example) -> str:
         return f"line:{example.line}"

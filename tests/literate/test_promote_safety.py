@@ -11,7 +11,8 @@ final newline) in the exact form promote writes, then checks:
 - a page made stale on purpose (out bodies changed or emptied, out blocks
   dropped, out blocks added to blocks that print nothing) is promoted back to
   the original page, byte for byte, and with out-block bodies masked the
-  stale and promoted pages are identical;
+  stale and promoted pages are identical; the diff promote prints (built
+  from its edits, linear in the page) is difflib's;
 - a write that fails midway (the rename, or the write itself, raising) leaves
   the original file intact and no temporary file behind.
 
@@ -30,8 +31,14 @@ from hypothesis import strategies as st
 
 from rune.literate import cli
 from rune.literate.compare import normalize_output
-from rune.literate.parser import parse_page
-from rune.literate.promote import promote_text, write_atomically
+from rune.literate.parser import parse_page, split_lines
+from rune.literate.promote import (
+    _edits,
+    _edits_diff,
+    promote_text,
+    unified_diff,
+    write_atomically,
+)
 from rune.literate.runner import PageRunner
 
 # Lines a block may print: unicode, indentation, tabs, blank lines, quote and
@@ -176,6 +183,32 @@ def masked(text):
     return text
 
 
+def apply_diff(old, diff):
+    """Apply a unified diff of one file (as promote prints it) to ``old``."""
+    old_lines = [line.text + line.eol for line in split_lines(old)]
+    new_lines, position = [], 0
+    lines = diff.splitlines(keepends=True)[2:]
+    for index, line in enumerate(lines):
+        if line.startswith("@@"):
+            start = int(line.split()[1][1:].split(",")[0])
+            length = line.split()[1].split(",")[1:] or ["1"]
+            start -= 1 if int(length[0]) else 0
+            new_lines += old_lines[position:start]
+            position = start
+            continue
+        if line.startswith("\\"):
+            continue
+        text = line[1:]
+        if index + 1 < len(lines) and lines[index + 1].startswith("\\"):
+            text = text[:-1]  # "\ No newline at end of file"
+        if line[0] in " -":
+            assert old_lines[position] == text, (position, text)
+            position += 1
+        if line[0] in " +":
+            new_lines.append(text)
+    return "".join(new_lines + old_lines[position:])
+
+
 # ----------------------------------------------------------------- properties
 
 
@@ -206,6 +239,12 @@ def test_promote_restores_a_page_made_stale_and_touches_nothing_else(case):
     note(repr(text))
     new = promoted(text)
     assert new == original
+    # The diff promote prints, built from its edits in linear time, turns the
+    # stale page into the promoted one, as difflib's diff does.
+    parsed = parse_page(text, "page.md")
+    edits = _edits(parsed, PageRunner(parsed).run_all())
+    assert apply_diff(text, _edits_diff(text, edits, "page.md")) == new
+    assert apply_diff(text, unified_diff(text, new, "page.md")) == new
     if all(way in ("body", "empty") for way in stale.values()):
         assert masked(new) == masked(text)  # only out-block bodies changed
 
@@ -233,17 +272,16 @@ def test_an_interrupted_write_leaves_the_page_intact_and_no_temporary_file(case,
         "write": mock.patch("os.fdopen", side_effect=half_written),
         "interrupt": mock.patch("os.replace", side_effect=KeyboardInterrupt),
     }
-    expected = OSError if failure != "interrupt" else KeyboardInterrupt
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "page.md"
         path.write_bytes(data)
         changed = promoted(data.decode("utf-8")) != data.decode("utf-8")
         with patches[failure]:
-            if changed:
-                with pytest.raises(expected):
+            if changed and failure == "interrupt":
+                with pytest.raises(KeyboardInterrupt):
                     cli.run_promote([path], quiet=True)
-            else:
-                assert cli.run_promote([path], quiet=True) == 0
+            else:  # a failed write is reported: exit status 1
+                assert cli.run_promote([path], quiet=True) == int(changed)
         assert path.read_bytes() == data
         assert os.listdir(directory) == ["page.md"]
 
