@@ -8,10 +8,8 @@ there as unsupported, with the reason. Skipped when JAX is not installed
 (`pip install -e ".[jax]"`); CI installs it.
 """
 
-import gc
 import importlib
 import os
-import pkgutil
 import sys
 
 import numpy as np
@@ -21,7 +19,7 @@ from hypothesis import given, settings
 import rune
 import rune.scipy.special as sp
 from rune import nx
-from rune.core import Primitive
+from tests.batching_cases import registry
 from tests.programs import assert_close, programs
 from tests.test_properties_control import damped, loops, scanned, total
 
@@ -55,16 +53,8 @@ def assert_same(f, *args, rtol=RTOL, **options):
 # ------------------------------------------------------------- the table
 
 
-def every_primitive() -> dict[str, Primitive]:
-    """Every primitive rune defines: the modules imported, then the objects found."""
-    for module in pkgutil.walk_packages(rune.__path__, "rune."):
-        if not module.name.startswith(("rune.literate", "rune.lower")):
-            importlib.import_module(module.name)
-    return {o.name: o for o in gc.get_objects() if isinstance(o, Primitive)}
-
-
 def test_every_primitive_has_a_lowering_or_says_why_not():
-    names = set(every_primitive())
+    names = {prim.name for prim in registry()}
     missing = sorted(names - set(lowering.LOWERINGS) - set(lowering.UNSUPPORTED))
     assert not missing, "no lowering in rune/lower/jax.py (LOWERINGS or UNSUPPORTED):\n" + \
         "\n".join(missing)
@@ -118,7 +108,8 @@ FAMILIES = {
     "linear algebra": lambda x: (nx.linalg.inv(A), nx.linalg.solve(A, x[:, 0]), nx.linalg.det(A),
                                  nx.linalg.slogdet(A), nx.linalg.cholesky(A @ A.T),
                                  nx.linalg.svdvals(x)),
-    "det's gradient": lambda x: rune.grad(nx.linalg.det)(A + x[:, :3]),
+    "det's gradient (the adjugate)": lambda x: (rune.grad(nx.linalg.det)(A + x[:, :3]),
+                                                rune.grad(nx.linalg.det)(x[:, :3] * 0.0 + 1.0)),
     "searchsorted": lambda x: nx.searchsorted(nx.array([0.0, 1, 2, 3]), x),
     "convolve": lambda x: nx.convolve(x[0], x[1]),
 }

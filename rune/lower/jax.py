@@ -34,6 +34,7 @@ from ..graph import WeakVar
 from ..jit import Jitted, _function_name, _tensor
 from ..nx.tensor import Tensor
 from ..primitives.indexing import numpy_index
+from ..primitives.linalg import _LU_CONDITION
 from ..primitives.updates import _start
 
 __all__ = ["LOWERINGS", "UNSUPPORTED", "lower", "JaxJitted"]
@@ -112,6 +113,31 @@ def _scatter(method, kind):
     return lowering
 
 
+def _products_of_others(s):
+    """out[..., i] = prod over j != i of s[..., j], without dividing (rune's rule)."""
+    ones = jnp.ones(s.shape[:-1] + (1,), s.dtype)
+    before = jnp.concatenate([ones, jnp.cumprod(s[..., :-1], axis=-1)], axis=-1)
+    after = jnp.concatenate([ones, jnp.cumprod(jnp.flip(s, -1)[..., :-1], axis=-1)], axis=-1)
+    return before * jnp.flip(after, axis=-1)
+
+
+def _adjugate(a):
+    """rune's adjugate (primitives/linalg.py): det(A) inv(A) where the stack is
+    well-conditioned, else from the SVD; both are computed and one is selected."""
+    if a.shape[-1] == 0:
+        return jnp.zeros(a.shape, jnp.result_type(a, 1.0))
+    u, s, vh = jnp.linalg.svd(a)
+    phase = jnp.linalg.det(u) * jnp.linalg.det(vh)
+    v_c = jnp.conj(jnp.swapaxes(vh, -1, -2)) * _products_of_others(s).astype(u.dtype)[..., None, :]
+    by_svd = phase[..., None, None] * (v_c @ jnp.conj(jnp.swapaxes(u, -1, -2)))
+    inverse = jnp.linalg.inv(a)
+    condition = (jnp.linalg.norm(a, 1, axis=(-2, -1))
+                 * jnp.linalg.norm(inverse, 1, axis=(-2, -1)))
+    by_lu = jnp.linalg.det(a)[..., None, None] * inverse
+    out = jnp.where(jnp.all(condition < _LU_CONDITION), by_lu, by_svd)
+    return jnp.where(jnp.all(jnp.isfinite(a)), out, jnp.nan)
+
+
 def _slogdet(part):
     return lambda a: jnp.linalg.slogdet(a)[part]
 
@@ -187,6 +213,7 @@ LOWERINGS.update({
     "inv": jnp.linalg.inv,
     "solve": jnp.linalg.solve,
     "det": jnp.linalg.det,
+    "adjugate": _adjugate,
     "logabsdet": _slogdet(1),
     "sign_of_det": _slogdet(0),
     "cholesky": jnp.linalg.cholesky,
