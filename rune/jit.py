@@ -31,6 +31,7 @@ in eager code. Branching on one (`if lr > 0`) raises; make it static.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import inspect
 import keyword
 import math
@@ -134,6 +135,8 @@ class Jitted:
     `cache_clear()` forgets every trace.
     """
 
+    array_types: tuple = ()  # arrays of a backend (rune/lower/) taken without conversion
+
     def __init__(self, f, static_argnums=(), transform="rune.jit", fuse=None):
         if not callable(f):
             raise TypeError(f"{transform}: expected a function, got {type(f).__name__}")
@@ -195,6 +198,10 @@ class Jitted:
                     avals.append((value.shape, value.dtype))
                 elif a is None:  # a static argument's place
                     avals.append(None)
+                elif isinstance(a, self.array_types):  # a backend's arrays (rune/lower/)
+                    leaves.append(a)
+                    values.append(a)
+                    avals.append((a.shape, a.dtype))
                 else:
                     break
             else:
@@ -241,6 +248,9 @@ class Jitted:
             elif isinstance(leaf, Tracer):
                 avals.append((tuple(leaf.shape), np.dtype(leaf.dtype)))
                 traced = True
+            elif isinstance(leaf, self.array_types):  # a backend's own arrays, as they are
+                avals.append((tuple(leaf.shape), np.dtype(leaf.dtype)))
+                values.append(leaf)
             elif isinstance(leaf, (np.ndarray, np.generic)):
                 leaves[i] = leaf = Tensor(np.array(leaf))  # a copy: the caller may change it
                 avals.append((leaf.shape, leaf.dtype))
@@ -491,8 +501,9 @@ def _literal(value):
 # -------------------------------------------------------------------- public
 
 
-def jit(f, static_argnums=(), fuse=None):
-    """f compiled: traced once per kind of arguments, then replayed as numpy code.
+def jit(f, static_argnums=(), fuse=None, backend="numpy", jax_arrays=False):
+    """f compiled: traced once per kind of arguments, then replayed as numpy code
+    (or, with backend="jax", lowered to JAX and compiled by XLA).
 
     The first call with arguments of a given structure, shapes and dtypes
     (and given values of the static arguments) runs f on abstract values
@@ -520,12 +531,20 @@ def jit(f, static_argnums=(), fuse=None):
         default) fuses when numexpr is installed (`pip install
         "rune-autodiff[fast]"`); True without numexpr warns in one line and
         replays numpy; False never fuses.
+      backend: "numpy" (the default: the graph replayed as numpy code) or
+        "jax": the graph lowered to jax.numpy/jax.lax by rune/lower/jax.py
+        and compiled by `jax.jit`, run in JAX's 64-bit mode (needs the
+        extra: `pip install "rune-autodiff[jax]"`). Arguments may then be
+        JAX arrays too.
+      jax_arrays: with backend="jax", return JAX arrays (left on the
+        device) instead of tensors.
 
     Returns:
       The jitted function (it has `.source(*args)`, the code it runs).
 
     Raises:
-      ValueError: a static_argnums out of range.
+      ValueError: a static_argnums out of range; an unknown backend.
+      ImportError: backend="jax" without JAX installed.
       TypeError: a static argument that is not hashable (naming its
         position), an argument that cannot be traced (a string: make it static).
 
@@ -535,7 +554,20 @@ def jit(f, static_argnums=(), fuse=None):
     >>> print(f(nx.array([0.0, 0.5])))
     float64 [] 0.958851077208406
     """
+    if backend == "jax":
+        return _jax_backend().JaxJitted(f, static_argnums, jax_arrays)
+    if backend != "numpy":
+        raise ValueError(f"rune.jit: backend must be 'numpy' or 'jax', got {backend!r}")
+    if jax_arrays:
+        raise ValueError('rune.jit: jax_arrays=True needs backend="jax"')
     return Jitted(f, static_argnums, fuse=fuse)
+
+
+def _jax_backend():
+    if importlib.util.find_spec("jax") is None:
+        raise ImportError('rune.jit(backend="jax") needs JAX: pip install "rune-autodiff[jax]"')
+    from .lower import jax as lowering
+    return lowering
 
 
 def make_graph(f, static_argnums=(), fuse=False):

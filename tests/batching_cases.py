@@ -39,7 +39,8 @@ from tests.programs import checkpointed, custom_tanh
 def registry():
     """Every primitive defined in rune's modules, each once (two may share a name)."""
     for info in pkgutil.walk_packages(rune.__path__, "rune."):
-        importlib.import_module(info.name)
+        if not info.name.startswith("rune.lower."):  # backends: no primitives, optional extras
+            importlib.import_module(info.name)
     found = {}
     for name, module in list(importlib.sys.modules.items()):
         if name != "rune" and not name.startswith("rune."):

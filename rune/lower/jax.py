@@ -1,0 +1,394 @@
+"""`rune.jit(f, backend="jax")`: a traced rune graph lowered to JAX, compiled by XLA.
+
+rune traces f to a graph as for the numpy backend (differentiation has
+already happened: `jit(grad(f), backend="jax")` lowers the graph of the
+gradient, so custom rules keep rune's meaning). `lower(graph)` turns that
+graph into a function of JAX arrays: each equation calls the entry of
+`LOWERINGS` for its primitive, a `jax.numpy`/`jax.lax` counterpart of the
+primitive's numpy impl, and its result is cast to the dtype the graph
+recorded (so numpy's promotion, not JAX's, decides every dtype). `jax.jit`
+then compiles that function once per trace.
+
+Control flow lowers to `lax.cond`, `lax.while_loop` and `lax.scan`, their
+branches and bodies lowered the same way. Primitives in `UNSUPPORTED` raise
+a NotImplementedError naming them when a graph uses them.
+
+rune computes in float64; the call runs under `jax.enable_x64(True)` so
+results equal the numpy backend's. Random draws of `nx.random` are made on
+the host while tracing, as for the numpy backend: they are constants of the
+graph (the same numbers on every call of one trace).
+"""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.special as jsp
+import numpy as np
+from jax import lax
+
+from .. import ptree
+from ..graph import WeakVar
+from ..jit import Jitted, _function_name, _tensor
+from ..nx.tensor import Tensor
+from ..primitives.indexing import numpy_index
+from ..primitives.linalg import _LU_CONDITION
+from ..primitives.updates import _start
+
+__all__ = ["LOWERINGS", "UNSUPPORTED", "lower", "JaxJitted"]
+
+
+# ------------------------------------------------------------- numeric rules
+
+
+def _astype(x, dtype):
+    if jnp.iscomplexobj(x) and np.dtype(dtype).kind != "c":
+        x = jnp.real(x)  # numpy drops the imaginary part (with a warning)
+    return jnp.asarray(x).astype(dtype)
+
+
+def _integer_pow(x, n):
+    return lax.integer_pow(jnp.asarray(x), n)
+
+
+def _cumsum(x, axis, reverse):
+    return jnp.flip(jnp.cumsum(jnp.flip(x, axis), axis), axis) if reverse else jnp.cumsum(x, axis)
+
+
+def _argsort(x, axis, descending):
+    if descending:  # stable among equals, as rune's impl
+        n = jnp.shape(x)[axis]
+        return jnp.flip(n - 1 - jnp.argsort(jnp.flip(x, axis), axis=axis, stable=True), axis)
+    return jnp.argsort(x, axis=axis, stable=True)
+
+
+def _sigmoid(x):
+    return jax.nn.sigmoid(x) if not jnp.iscomplexobj(x) else 1 / (1 + jnp.exp(-x))
+
+
+def _sinc_derivative(x, k):
+    """k-th derivative of numpy's sinc, by JAX's own differentiation of jnp.sinc."""
+    x = jnp.asarray(x, dtype=jnp.result_type(x, float))
+    f = jnp.sinc
+    for _ in range(k):
+        f = jax.grad(f)
+    return jnp.vectorize(f)(x)
+
+
+def _convolve(a, v):
+    if jnp.ndim(a) == 1 and jnp.ndim(v) == 1:
+        return jnp.convolve(a, v)
+    n, m = a.shape[-1], v.shape[-1]
+    lead = jnp.broadcast_shapes(a.shape[:-1], v.shape[:-1])
+    out = jnp.zeros(lead + (n + m - 1,), jnp.result_type(a, v))
+    for k in range(m):  # the impl's loop: one shifted, scaled copy of a per entry of v
+        out = out.at[..., k:k + n].add(a * v[..., k:k + 1])
+    return out
+
+
+def _pad(x, shape, index, value):
+    return jnp.full(shape, value, dtype=jnp.asarray(x).dtype).at[numpy_index(index)].set(x)
+
+
+def _set_at(x, v, *indices):
+    """x[indices] = v with numpy's rule for repeated places (the last value wins):
+    XLA leaves the winner unspecified, so the places are cleared and only each
+    place's last update is added."""
+    index_shape = jnp.broadcast_shapes(*[jnp.shape(i) for i in indices])
+    order = jnp.arange(math.prod(index_shape)).reshape(index_shape)
+    last = jnp.full(x.shape[:len(indices)], -1).at[indices].max(order)[indices]
+    updates = jnp.broadcast_to(v, index_shape + x.shape[len(indices):])
+    winners = (last == order).reshape(index_shape + (1,) * (x.ndim - len(indices)))
+    kept = jnp.where(winners, updates, jnp.zeros((), x.dtype))
+    return x.at[indices].set(0).at[indices].add(kept)
+
+
+def _scatter(method, kind):
+    def lowering(v, *indices, shape):
+        v = jnp.asarray(v)
+        start = jnp.full(shape, _start(np.dtype(v.dtype), kind), dtype=v.dtype)
+        return getattr(start.at[indices], method)(v)
+    return lowering
+
+
+def _products_of_others(s):
+    """out[..., i] = prod over j != i of s[..., j], without dividing (rune's rule)."""
+    ones = jnp.ones(s.shape[:-1] + (1,), s.dtype)
+    before = jnp.concatenate([ones, jnp.cumprod(s[..., :-1], axis=-1)], axis=-1)
+    after = jnp.concatenate([ones, jnp.cumprod(jnp.flip(s, -1)[..., :-1], axis=-1)], axis=-1)
+    return before * jnp.flip(after, axis=-1)
+
+
+def _adjugate(a):
+    """rune's adjugate (primitives/linalg.py): det(A) inv(A) where the stack is
+    well-conditioned, else from the SVD; both are computed and one is selected."""
+    if a.shape[-1] == 0:
+        return jnp.zeros(a.shape, jnp.result_type(a, 1.0))
+    u, s, vh = jnp.linalg.svd(a)
+    phase = jnp.linalg.det(u) * jnp.linalg.det(vh)
+    v_c = jnp.conj(jnp.swapaxes(vh, -1, -2)) * _products_of_others(s).astype(u.dtype)[..., None, :]
+    by_svd = phase[..., None, None] * (v_c @ jnp.conj(jnp.swapaxes(u, -1, -2)))
+    inverse = jnp.linalg.inv(a)
+    condition = (jnp.linalg.norm(a, 1, axis=(-2, -1))
+                 * jnp.linalg.norm(inverse, 1, axis=(-2, -1)))
+    by_lu = jnp.linalg.det(a)[..., None, None] * inverse
+    out = jnp.where(jnp.all(condition < _LU_CONDITION), by_lu, by_svd)
+    return jnp.where(jnp.all(jnp.isfinite(a)), out, jnp.nan)
+
+
+def _slogdet(part):
+    return lambda a: jnp.linalg.slogdet(a)[part]
+
+
+def _same(name):
+    """jnp's function of the same name, for the primitives that are numpy ufuncs."""
+    return getattr(jnp, name)
+
+
+_UFUNCS = (
+    "absolute add arccos arccosh arcsin arcsinh arctan arctan2 arctanh cbrt ceil cos cosh "
+    "divide equal exp exp2 expm1 floor floor_divide fmod greater greater_equal hypot isfinite "
+    "isinf isnan less less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and "
+    "logical_not logical_or logical_xor matmul maximum minimum multiply negative not_equal "
+    "power real imag reciprocal sign signbit sin sinh sqrt square subtract tan tanh trunc"
+).split()
+
+# primitive name -> lowering(*jax values, **params), as the primitive's impl on numpy values.
+LOWERINGS = {name: _same(name) for name in _UFUNCS}
+LOWERINGS.update({
+    # elementwise
+    "conj": jnp.conjugate,
+    "mod": jnp.remainder,
+    "where": jnp.where,
+    "astype": _astype,
+    "integer_pow": _integer_pow,
+    "round": lambda x, decimals=0: jnp.round(x, decimals),
+    "sigmoid": _sigmoid,
+    "stop_gradient": lambda x: x,  # differentiation happened in rune: the value passes
+    # special functions
+    "erf": jsp.erf, "erfc": jsp.erfc, "erfinv": jsp.erfinv,
+    "gamma": jsp.gamma, "gammaln": jsp.gammaln, "digamma": jsp.digamma,
+    "polygamma": lambda x, n: jsp.polygamma(n, x),
+    "i0": jsp.i0, "i0e": jsp.i0e, "i1": jsp.i1, "i1e": jsp.i1e,
+    "sinc_derivative": _sinc_derivative,
+    # reductions and scans
+    "sum": lambda x, axis, keepdims: jnp.sum(x, axis=axis, keepdims=keepdims),
+    "prod": lambda x, axis, keepdims: jnp.prod(x, axis=axis, keepdims=keepdims),
+    "max": lambda x, axis, keepdims: jnp.max(x, axis=axis, keepdims=keepdims),
+    "min": lambda x, axis, keepdims: jnp.min(x, axis=axis, keepdims=keepdims),
+    "all": lambda x, axis, keepdims: jnp.all(x, axis=axis, keepdims=keepdims),
+    "any": lambda x, axis, keepdims: jnp.any(x, axis=axis, keepdims=keepdims),
+    "argmax": lambda x, axis, keepdims: jnp.argmax(x, axis=axis[0], keepdims=keepdims),
+    "argmin": lambda x, axis, keepdims: jnp.argmin(x, axis=axis[0], keepdims=keepdims),
+    "cumsum": _cumsum,
+    "cumprod": lambda x, axis: jnp.cumprod(x, axis=axis),
+    # shapes
+    "reshape": lambda x, shape: jnp.reshape(x, shape),
+    "transpose": lambda x, axes: jnp.transpose(x, axes),
+    "broadcast_to": lambda x, shape: jnp.broadcast_to(x, shape),
+    "concatenate": lambda *xs, axis: jnp.concatenate(xs, axis=axis),
+    # indexing and updates
+    "slice": lambda x, index: jnp.asarray(x)[numpy_index(index)],
+    "pad": _pad,
+    "gather": lambda x, *indices: jnp.asarray(x)[indices],
+    "scatter_add": lambda ct, *indices, shape: jnp.zeros(shape, jnp.asarray(ct).dtype)
+    .at[indices].add(ct),
+    "set_slice": lambda x, v, index: jnp.asarray(x).at[numpy_index(index)].set(v),
+    "set_at": _set_at,
+    "add_at": lambda x, v, *indices: jnp.asarray(x).at[indices].add(v),
+    "scatter_mul": _scatter("multiply", "mul"),
+    "scatter_min": _scatter("min", "min"),
+    "scatter_max": _scatter("max", "max"),
+    # sorting
+    "sort": lambda x, axis: jnp.sort(x, axis=axis, stable=True),
+    "argsort": _argsort,
+    "argpartition": lambda x, kth, axis: jnp.argsort(x, axis=axis, stable=True),
+    "searchsorted": lambda a, v, side: jnp.searchsorted(a, v, side=side),
+    "searchsorted_rows": lambda a, v, side: jax.vmap(
+        lambda r, w: jnp.searchsorted(r, w, side=side))(a, v),
+    # linear algebra
+    "einsum": lambda *operands, subscripts: jnp.einsum(subscripts, *operands),
+    "inv": jnp.linalg.inv,
+    "solve": jnp.linalg.solve,
+    "det": jnp.linalg.det,
+    "adjugate": _adjugate,
+    "logabsdet": _slogdet(1),
+    "sign_of_det": _slogdet(0),
+    "cholesky": jnp.linalg.cholesky,
+    "singular_values": lambda a: jnp.linalg.svd(a, compute_uv=False),
+    "svd_vectors": lambda a, which: jnp.linalg.svd(a, full_matrices=False)[
+        0 if which == "u" else 2],
+    "convolve": _convolve,
+    # fft
+    "fft": lambda x, axes: jnp.fft.fftn(x, axes=axes),
+    "ifft": lambda x, axes: jnp.fft.ifftn(x, axes=axes),
+    "rfft": lambda x, axis: jnp.fft.rfft(x, axis=axis),
+    "irfft": lambda c, axis, n: jnp.fft.irfft(c, n=n, axis=axis),
+})
+
+# primitive name -> why it has no lowering (a graph using it raises, saying so).
+UNSUPPORTED = {
+    "linear_call": "never an equation of a jit graph: its bind calls its forward function, "
+                   "so jit records the primitives that applies (linear_call lives only in "
+                   "the records of rune.linearize)",
+}
+
+
+# ------------------------------------------------- graphs, calls, control flow
+
+
+def lower(graph):
+    """The graph as a function of JAX values (arrays or Python numbers) that
+    returns the list of its outputs, one call of `LOWERINGS` per equation."""
+    graph = graph.deduplicated().pruned()
+
+    def run(*values):
+        env = {id(var): value for var, value in zip(graph.inputs, values)}
+        for prim, args, params, out in graph.equations:
+            rule = _lowering(prim)
+            result = rule(*[_read(env, a) for a in args], **params)
+            if type(out) is tuple:  # several results
+                env.update(zip(map(id, out), map(_recorded, result, out)))
+            else:
+                env[id(out)] = _recorded(result, out)
+        return [_as_dtype(_read(env, o), o.dtype) for o in graph.outputs]
+
+    return run
+
+
+def _lowering(prim):
+    rule = LOWERINGS.get(prim.name)
+    if rule is None:
+        reason = UNSUPPORTED.get(prim.name, "it has no entry in LOWERINGS (rune/lower/jax.py)")
+        raise NotImplementedError(f"rune.jit(backend='jax'): {prim.name} cannot be lowered to "
+                                  f"JAX: {reason}; use the numpy backend")
+    return rule
+
+
+def _read(env, arg):
+    """An argument's JAX value: a variable's, or a constant of the graph."""
+    value = env.get(id(arg), arg)
+    return value._value if type(value) is Tensor else value
+
+
+def _recorded(value, var):
+    """value with the dtype rune recorded for var (numpy's promotion, not JAX's);
+    a Python number's result stays weak, as it is in the numpy backend."""
+    return value if type(var) is WeakVar else _as_dtype(value, var.dtype)
+
+
+def _as_dtype(value, dtype):
+    value = jnp.asarray(value)
+    return value if value.dtype == dtype else value.astype(dtype)
+
+
+def _call(*args, fun):
+    """custom_jvp_call and siblings: fun's own graph (its rule served rune's
+    differentiation, which has already happened)."""
+    return lower(fun.fwd)(*args)[: fun.num_out]
+
+
+def _cond(pred, *args, true, false):
+    branches = [lambda ops, b=b: tuple(lower(b.graph)(*ops)) for b in (true, false)]
+    return list(lax.cond(jnp.asarray(pred).astype(bool), *branches, tuple(args)))
+
+
+def _while(*args, cond, body, num_cond_consts, num_body_consts):
+    cond_consts = args[:num_cond_consts]
+    body_consts = args[num_cond_consts:num_cond_consts + num_body_consts]
+    carry = args[num_cond_consts + num_body_consts:]
+    test, step = lower(cond.graph), lower(body.graph)
+    # The loop's carry keeps one type: the types the body's graph recorded.
+    init = tuple(_as_dtype(c, v.dtype) for c, v in zip(carry, body.graph.outputs))
+    return list(lax.while_loop(lambda c: jnp.asarray(test(*cond_consts, *c)[0]).astype(bool),
+                               lambda c: tuple(step(*body_consts, *c)), init))
+
+
+def _scan(*args, body, length, reverse, num_consts, num_carry):
+    consts, carry = args[:num_consts], args[num_consts:num_consts + num_carry]
+    xs = args[num_consts + num_carry:]
+    step = lower(body.graph)
+
+    def f(c, x):
+        out = step(*consts, *c, *x)
+        return tuple(out[:num_carry]), tuple(out[num_carry:])
+
+    init = tuple(_as_dtype(c, v.dtype) for c, v in zip(carry, body.graph.outputs))
+    final, ys = lax.scan(f, init, tuple(jnp.asarray(x) for x in xs), length=length,
+                         reverse=reverse)
+    return list(final) + list(ys)
+
+
+LOWERINGS.update({
+    "custom_jvp_call": _call, "custom_vjp_call": _call, "custom_transpose_call": _call,
+    "cond": _cond, "while": _while, "scan": _scan,
+})
+
+
+# ------------------------------------------------------------------ the jit
+
+
+class JaxJitted(Jitted):
+    """A function compiled by `rune.jit(f, backend="jax")`.
+
+    Each trace of f (as for the numpy backend: one per structure, shapes,
+    dtypes and static values) is lowered and compiled by `jax.jit` once.
+    `source(*args)` is the lowered program as JAX prints it (a jaxpr), and
+    `lowered(*args)` is `jax.jit(...).lower(...)`, whose `.as_text()` is StableHLO.
+    """
+
+    # Arguments may be JAX arrays (results kept on the device by jax_arrays=True).
+    array_types = (jax.Array,)
+
+    def __init__(self, f, static_argnums=(), jax_arrays=False):
+        super().__init__(f, static_argnums, 'rune.jit(backend="jax")')
+        self.jax_arrays = jax_arrays
+
+    def __call__(self, *args, **kwargs):
+        entry, leaves, values = self._entry(args, kwargs)
+        if values is None or not entry.cacheable:  # under an enclosing transformation
+            return super().__call__(*args, **kwargs)
+        run = entry.run or self._compile(entry)
+        with _x64():
+            outs = run(*values)
+        if not self.jax_arrays:
+            outs = [_tensor(np.asarray(o)) for o in outs]
+        structure = entry.out_structure
+        return outs[0] if structure.kind is None else ptree.unflatten(structure, outs)
+
+    def _compile(self, entry):
+        lowered = lower(entry.graph)
+        lowered.__name__ = _function_name(self)  # names the StableHLO module
+        entry.run = jax.jit(lowered)
+        return entry.run
+
+    def source(self, *args, **kwargs) -> str:
+        """The lowered program for these arguments, as a jaxpr."""
+        entry, _, values = self._entry(args, kwargs)
+        with _x64():
+            return str(jax.make_jaxpr(lower(entry.graph))(*values))
+
+    def lowered(self, *args, **kwargs):
+        """`jax.jit(...).lower(...)` for these arguments: `.as_text()` is StableHLO."""
+        entry, _, values = self._entry(args, kwargs)
+        run = entry.run or self._compile(entry)
+        with _x64():
+            return run.lower(*values)
+
+
+def _x64():
+    """JAX's 64-bit mode for the call, unless it is on already (no cost then)."""
+    return _NO_CHANGE if jax.config.jax_enable_x64 else jax.enable_x64(True)
+
+
+class _NoChange:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+_NO_CHANGE = _NoChange()

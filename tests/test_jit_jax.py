@@ -1,0 +1,258 @@
+"""rune.jit(f, backend="jax"): the lowered graph gives the numpy backend's numbers.
+
+Random programs (tests/programs.py) and control flow (scan, cond, while)
+under backend="jax" equal the numpy backend, values and jit(grad(...)),
+within float64 rounding (XLA's sin and exp are not numpy's, to the last
+bit). Every primitive has a lowering in rune/lower/jax.py or is listed
+there as unsupported, with the reason. Skipped when JAX is not installed
+(`pip install -e ".[jax]"`); CI installs it.
+"""
+
+import importlib
+import os
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import rune
+import rune.scipy.special as sp
+from rune import nx
+from tests.batching_cases import registry
+from tests.programs import assert_close, programs
+from tests.test_properties_control import damped, loops, scanned, total
+
+jax = pytest.importorskip("jax", reason='JAX is not installed: pip install -e ".[jax]"')
+lowering = importlib.import_module("rune.lower.jax")
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+RTOL = 1e-12  # XLA's transcendental functions round differently from numpy's
+
+# XLA compiles each example's graphs (~0.1 s each): a few examples per property in CI,
+# RUNE_PROPERTY_EXAMPLES of them in a long run (tests/conftest.py).
+few = settings(max_examples=int(os.environ.get("RUNE_PROPERTY_EXAMPLES", 4)))
+
+
+def both(f, **options):
+    """f jitted by each backend."""
+    return rune.jit(f, **options), rune.jit(f, backend="jax", **options)
+
+
+def assert_same(f, *args, rtol=RTOL, **options):
+    on_numpy, on_jax = both(f, **options)
+    want, got = on_numpy(*args), on_jax(*args)
+    want_leaves, got_leaves = rune.ptree.flatten(want)[0], rune.ptree.flatten(got)[0]
+    assert len(want_leaves) == len(got_leaves)
+    for g, w in zip(got_leaves, want_leaves):
+        assert type(g) is nx.Tensor and g.dtype == w.dtype and g.shape == w.shape
+        assert_close(g, w, rtol=rtol)
+
+
+# ------------------------------------------------------------- the table
+
+
+def test_every_primitive_has_a_lowering_or_says_why_not():
+    names = {prim.name for prim in registry()}
+    missing = sorted(names - set(lowering.LOWERINGS) - set(lowering.UNSUPPORTED))
+    assert not missing, "no lowering in rune/lower/jax.py (LOWERINGS or UNSUPPORTED):\n" + \
+        "\n".join(missing)
+    stale = sorted((set(lowering.LOWERINGS) | set(lowering.UNSUPPORTED)) - names)
+    assert not stale, f"lowerings of primitives that do not exist: {stale}"
+    assert not set(lowering.LOWERINGS) & set(lowering.UNSUPPORTED)
+    assert all(len(reason) > 20 for reason in lowering.UNSUPPORTED.values())
+
+
+def test_an_unsupported_primitive_raises_naming_it(monkeypatch):
+    monkeypatch.delitem(lowering.LOWERINGS, "sin")
+    with pytest.raises(NotImplementedError, match="sin cannot be lowered to JAX"):
+        rune.jit(nx.sin, backend="jax")(nx.array([1.0]))
+
+
+# Each family of the table on a small case, value (and a gradient where it has one).
+_rng = np.random.default_rng(0)
+X = nx.array(_rng.normal(size=(3, 4)))
+A = nx.array(_rng.normal(size=(3, 3)) + 3 * np.eye(3))
+ROWS = nx.array([0, 2, 0])  # repeated: numpy's order decides set_at
+
+
+def _sum_grad(f):
+    return rune.grad(lambda x: nx.sum(f(x) ** 2))
+
+
+FAMILIES = {
+    "sort": lambda x: nx.sort(x, axis=1),
+    "argsort descending": lambda x: nx.argsort(x, axis=1, descending=True),
+    "cumsum and its transpose": _sum_grad(lambda x: nx.cumsum(x, axis=1)),
+    "cumprod": lambda x: nx.cumprod(x, axis=0),
+    "argmax": lambda x: nx.argmax(x, axis=1),
+    "round": lambda x: nx.round(x, 2),
+    "basic index, negative step": _sum_grad(lambda x: x[::-1, 1:3]),
+    "gather and scatter_add": _sum_grad(lambda x: x[ROWS]),
+    "set_at, repeated rows": lambda x: x.at[ROWS].set(nx.reshape(nx.arange(12.0), (3, 4))),
+    "add_at": lambda x: x.at[ROWS].add(1.0),
+    "scatter_mul": lambda x: x.at[ROWS].multiply(2.0),
+    "scatter_min": lambda x: x.at[ROWS].min(0.0),
+    "set_slice": _sum_grad(lambda x: x.at[1:, ::2].set(0.5)),
+    "concatenate": lambda x: nx.concatenate([x, x * 2], axis=0),
+    "fft": lambda x: nx.fft.fft(x),
+    "rfft and irfft": _sum_grad(lambda x: nx.fft.irfft(nx.fft.rfft(x) * 2.0)),
+    "special functions": lambda x: (sp.erf(x), sp.gammaln(nx.abs(x) + 0.5),
+                                    sp.digamma(nx.abs(x) + 0.5), sp.i0(x),
+                                    sp.erfinv(nx.tanh(x)), sp.polygamma(2, nx.abs(x) + 0.5)),
+    "sinc, twice differentiated": rune.grad(lambda x: nx.sum(_sum_grad(nx.sinc)(x))),
+    "random draws (constants of the trace)": lambda x: x + nx.random.default_rng(0).normal(
+        size=(3, 4)),
+    "complex to real": lambda x: (x * (1 + 2j)).astype(nx.float64),
+    "linear algebra": lambda x: (nx.linalg.inv(A), nx.linalg.solve(A, x[:, 0]), nx.linalg.det(A),
+                                 nx.linalg.slogdet(A), nx.linalg.cholesky(A @ A.T),
+                                 nx.linalg.svdvals(x)),
+    "det's gradient (the adjugate)": lambda x: (rune.grad(nx.linalg.det)(A + x[:, :3]),
+                                                rune.grad(nx.linalg.det)(x[:, :3] * 0.0 + 1.0)),
+    "searchsorted": lambda x: nx.searchsorted(nx.array([0.0, 1, 2, 3]), x),
+    "convolve": lambda x: nx.convolve(x[0], x[1]),
+}
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_each_family_of_primitives_equals_the_numpy_backend(name):
+    assert_same(FAMILIES[name], X)
+
+
+# ------------------------------------------------------------- programs
+
+
+@few
+@given(programs())
+def test_random_programs_equal_the_numpy_backend_values_and_gradients(p):
+    xs = p.inputs()
+    assert_same(p, *xs)
+    assert_same(rune.grad(p.loss, argnums=tuple(range(len(xs)))), *xs)
+
+
+@few
+@given(programs("complex", max_depth=3))
+def test_complex_programs_equal_the_numpy_backend(p):
+    xs = p.inputs()
+    assert_same(p, *xs)
+    vs = tuple(p.directions(x.shape, None) for x in xs)
+    assert_same(lambda *xs: rune.jvp(p, xs, vs)[1], *xs)
+
+
+@few
+@given(programs(max_depth=3))
+def test_float32_programs_stay_float32(p):
+    assert_same(p, *p.inputs(np.float32), rtol=1e-5)
+
+
+@few
+@given(loops())
+def test_scan_lowers_to_lax_scan(loop):
+    body, carry_shape, x_shape, steps = loop
+    c = body.values(carry_shape, np.float64)
+    xs = body.values((steps,) + x_shape, np.float64)
+    f = scanned(body)
+    assert_same(f, c, xs)
+    assert_same(rune.grad(lambda c, xs: total(f(c, xs)), argnums=(0, 1)), c, xs)
+
+
+@few
+@given(loops())
+def test_while_loop_and_fori_loop_lower_to_lax_while_loop(loop):
+    body, carry_shape, x_shape, steps = loop
+    c, x = body.values(carry_shape, np.float64), body.values(x_shape, np.float64)
+    step = damped(body)
+
+    def with_while(c, x, n):
+        return rune.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, step(s[1], x)),
+                               (nx.array(0), c))[1]
+
+    assert_same(with_while, c, x, nx.array(steps))
+    fori = lambda c, x, n: rune.fori_loop(0, n, lambda i, c: step(c, x), c)  # noqa: E731
+    assert_same(fori, c, x, steps, static_argnums=2)
+    assert_same(rune.grad(lambda c, x: nx.sum(fori(c, x, steps))), c, x)
+
+
+@few
+@given(programs(max_depth=3, shapes=[(2,)], elementwise=True),
+       programs(max_depth=3, shapes=[(2,)], elementwise=True))
+def test_cond_lowers_to_lax_cond(true_body, false_body):
+    x = true_body.values((2,), np.float64)
+    branches = [lambda x, b=b: 0.5 * x + nx.tanh(b(x)) for b in (true_body, false_body)]
+
+    def f(x, threshold):
+        return rune.cond(nx.sum(x) > threshold, branches[0], branches[1], x)
+
+    for threshold in (-10.0, 10.0):  # each branch once
+        assert_same(f, x, threshold)
+        assert_same(rune.grad(lambda x, t: nx.sum(f(x, t))), x, threshold)
+
+
+# ------------------------------------------------------------- the API
+
+
+def test_structures_keywords_and_static_arguments_as_with_numpy():
+    def f(params, x, scale, *, shift):
+        w, b = params["w"], params["b"]
+        return {"y": nx.tanh(x @ w + b) * scale + shift, "n": nx.sum(w * w)}, [x.shape[0]]
+
+    params = {"w": nx.array([[1.0, 2.0], [3.0, -1.0]]), "b": nx.array([0.5, -0.5])}
+    x = np.array([[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]])
+    on_numpy, on_jax = both(lambda p, x, s, shift: f(p, x, s, shift=shift), static_argnums=2)
+    for scale in (2.0, -1.0):  # a new static value traces again
+        want, got = on_numpy(params, x, scale, shift=1.5), on_jax(params, x, scale, shift=1.5)
+        assert sorted(got[0]) == ["n", "y"] and str(got[1]) == str(want[1]) == "[Tensor(int64 [] 3)]"
+        assert_close(got[0]["y"], want[0]["y"], rtol=RTOL)
+        assert_close(got[0]["n"], want[0]["n"], rtol=RTOL)
+    assert len(on_jax._cache) == 2
+
+
+def test_jax_arrays_in_and_out():
+    f = rune.jit(lambda x: nx.sin(x) * 2.0, backend="jax", jax_arrays=True)
+    y = f(np.array([0.5, 1.0]))
+    assert isinstance(y, jax.Array) and y.dtype == np.float64
+    z = f(y)  # a JAX array goes back in as it is
+    np.testing.assert_allclose(np.asarray(z), np.sin(np.sin([0.5, 1.0]) * 2.0) * 2.0)
+    as_tensor = rune.jit(lambda x: nx.sin(x) * 2.0, backend="jax")(y)
+    assert type(as_tensor) is nx.Tensor
+
+
+def test_python_numbers_keep_float32_as_with_numpy():
+    f = lambda x, lr: x - lr * x  # noqa: E731
+    x32 = nx.array([1.0, 2.0], dtype=nx.float32)
+    assert rune.jit(f, backend="jax")(x32, 0.5).dtype == nx.float32
+
+
+def test_the_source_is_a_jaxpr_and_lowered_gives_stablehlo():
+    f = rune.jit(lambda x: nx.sum(nx.sin(x)), backend="jax")
+    x = nx.array([1.0, 2.0])
+    assert "sin" in f.source(x) and "f64[2]" in f.source(x)
+    assert "stablehlo.sine" in f.lowered(x).as_text()
+
+
+def test_x64_is_enabled_for_the_call_only():
+    before = jax.config.jax_enable_x64
+    assert rune.jit(lambda x: x * 2.0, backend="jax")(nx.array([1.0])).dtype == nx.float64
+    assert jax.config.jax_enable_x64 == before
+
+
+def test_jit_of_the_jax_backend_composes_with_grad_and_vmap():
+    f = rune.jit(lambda x: nx.sum(nx.sin(x) ** 2), backend="jax")
+    x = nx.array([0.3, 0.7])
+    assert_close(rune.grad(f)(x), 2 * np.sin([0.3, 0.7]) * np.cos([0.3, 0.7]), rtol=1e-14)
+    assert_close(rune.vmap(f)(nx.stack([x, x])), [f(x), f(x)], rtol=1e-14)
+
+
+def test_an_unknown_backend_is_refused():
+    with pytest.raises(ValueError, match="backend must be 'numpy' or 'jax', got 'xla'"):
+        rune.jit(nx.sin, backend="xla")
+    with pytest.raises(ValueError, match='jax_arrays=True needs backend="jax"'):
+        rune.jit(nx.sin, jax_arrays=True)
+
+
+def test_without_jax_the_error_names_the_extra(monkeypatch):
+    jit_module = sys.modules["rune.jit"]  # the module, which the function rune.jit shadows
+    monkeypatch.setattr(jit_module.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ImportError, match=r'pip install "rune-autodiff\[jax\]"'):
+        rune.jit(nx.sin, backend="jax")
