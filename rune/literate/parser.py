@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compare import require_text
+from .session import PYCON_LANGUAGES, Example, parse_session
 
 PYTHON_LANGUAGES = frozenset({"python", "py", "python3", "py3"})
 # Fences that name a Python the runner cannot run: an error, never a silent non-test.
@@ -143,6 +144,8 @@ class PythonBlock:
       raises: a `raises` directive marks it: it must raise, and its out block
         ends with the exception's last traceback line.
       timeout: the seconds a `timeout` directive gives it, or None.
+      session: for a ```pycon block, its ``>>>`` examples (which hold their
+        expected output: it has no out block); None for a python block.
       gap_start: where the out block's removal begins: the end of the last
         line before it that is not blank, so that removing it also removes
         the blank lines that separated it from the python block (and the
@@ -161,6 +164,12 @@ class PythonBlock:
     raises: bool
     gap_start: int
     timeout: float | None = None  # seconds, from a `timeout` directive
+    session: tuple[Example, ...] | None = None  # the examples of a ```pycon block
+
+    @property
+    def kind(self) -> str:
+        """What the block is, as reports name it: "python block" or "pycon session"."""
+        return "python block" if self.session is None else "pycon session"
 
     @property
     def skip(self) -> bool:
@@ -586,7 +595,7 @@ class _Assembler:
                 steps.append(SetupBlock(token.fence, token.line, skip=self.skip_start is not None))
             elif isinstance(token, _Other):
                 self.expect_no_pending(token)
-            elif token.language in PYTHON_LANGUAGES:
+            elif token.language in PYTHON_LANGUAGES or token.language in PYCON_LANGUAGES:
                 block, index = self.python_block(token, index)
                 steps.append(block)
             elif token.language in _UNRUNNABLE_PYTHON:
@@ -682,7 +691,14 @@ class _Assembler:
         marked = any(directive.name == "out" for directive in between)
         out = None
         gap_start = fence.end
+        session = self.session(fence)
         if isinstance(following, Fence) and (following.language == OUT_LANGUAGE or marked):
+            if session is not None:
+                raise self.error(
+                    following.line,
+                    f"this out block follows the pycon session at line {fence.line}, which "
+                    f"holds its own expected output after each >>> prompt; remove the out block",
+                )
             out = following
             for directive in between:
                 if directive.name not in _BETWEEN_DIRECTIVES:
@@ -702,6 +718,13 @@ class _Assembler:
         names = {directive.name for directive in self.pending}
         skips = [d.line.number for d in self.pending if d.name == "skip"] + [self.skip_start]
         timeouts = [d.seconds for d in self.pending if d.name == "timeout"]
+        if session is not None and "raises" in names:
+            raise self.error(
+                next(d.line.number for d in self.pending if d.name == "raises"),
+                f"`raises` does not apply to the pycon session at line {fence.line}: show the "
+                f"exception in the session instead (a 'Traceback (most recent call last):' "
+                f"line, '...', then its last line)",
+            )
         self.pending = []
         block = PythonBlock(
             fence=fence,
@@ -711,8 +734,23 @@ class _Assembler:
             raises="raises" in names,
             gap_start=gap_start,
             timeout=timeouts[-1] if timeouts else None,
+            session=session,
         )
         return block, index
+
+    def session(self, fence: Fence) -> tuple[Example, ...] | None:
+        """The examples of a pycon fence (None for a python fence)."""
+        if fence.language not in PYCON_LANGUAGES:
+            return None
+        examples, stray = parse_session(fence.body_lines)
+        if stray is not None:
+            raise self.error(
+                fence.line + 1 + stray,
+                f"this line of the pycon session opened at line {fence.line} is neither a >>> "
+                f"prompt nor output following one (output ends at a blank line; write a blank "
+                f"output line as <BLANKLINE>); start the session with a >>> prompt",
+            )
+        return examples
 
     def expect_out_last(self, between: list[_Directive], out: Fence) -> None:
         """`out` stands right before its fence, so that removing the out block removes it too."""

@@ -29,6 +29,18 @@ from dataclasses import dataclass, field
 
 from .compare import diff_outputs, normalize_output, output_matches
 from .parser import ClearNamespace, Fence, Page, PythonBlock, SetupBlock, Step, split_lines
+from .session import (
+    TRACEBACK_HEADER,
+    Example,
+    example_matches,
+    is_prompt,
+    render_output,
+    render_session,
+)
+
+# The headline of a python block that fails to compile because it holds a session.
+_PROMPTS_IN_PYTHON = ("holds >>> prompts, which are not Python: write it as a ```pycon "
+                      "block (a session: each prompt's expected output right after it)")
 
 
 class Outcome(enum.Enum):
@@ -97,12 +109,12 @@ class BlockResult:
     def report(self) -> str:
         """A readable account of a failure: where, why, and a diff or a traceback."""
         block = self.block
-        lines = [f"{self.location}: the python block {self.reason or self.outcome.value}"]
+        lines = [f"{self.location}: the {block.kind} {self.reason or self.outcome.value}"]
         if self.outcome is Outcome.MISMATCH:
-            out_line = block.out.line
+            expected = block.out or block.fence  # a session holds its own expected output
             lines.append(
                 diff_outputs(
-                    block.out.body, self.output, f"expected ({self.path}:{out_line})", "actual"
+                    expected.body, self.output, f"expected ({self.path}:{expected.line})", "actual"
                 )
             )
             lines.append("(run promote to accept the actual output)")
@@ -229,6 +241,8 @@ class PageRunner:
                 self.path,
                 traceback=(f"The setup block at line {setup.line} raised:\n{trace}"),
             )
+        if block.session is not None:
+            return self._run_session(block)
         printed, error, late = self._execute(block.fence)
         result = self._outcome(block, printed, error)
         if late:
@@ -240,7 +254,10 @@ class PageRunner:
 
     def _outcome(self, block: PythonBlock, printed: str, error: BaseException | None):
         if error is not None and not block.raises:
-            return BlockResult(block, Outcome.RAISED, self.path, printed, self._traceback(error))
+            prompts = isinstance(error, SyntaxError) and any(
+                is_prompt(line.lstrip()) for line in block.fence.body_lines)
+            return BlockResult(block, Outcome.RAISED, self.path, printed, self._traceback(error),
+                               reason=_PROMPTS_IN_PYTHON if prompts else None)
         if block.raises:
             if error is None:
                 return BlockResult(block, Outcome.DID_NOT_RAISE, self.path, printed)
@@ -269,6 +286,11 @@ class PageRunner:
             _, error, _ = self._execute(step.fence)
             if error is not None:
                 self._failed_setup = (step, self._traceback(error))
+        elif self._failed_setup is None and step.session is not None:
+            result = self._run_session(step)
+            if result.outcome is Outcome.RAISED:
+                notes.append(f"Note: the earlier pycon session at line {step.line}, run first to "
+                             f"prepare this block, raised an exception it does not show")
         elif self._failed_setup is None:
             _, error, _ = self._execute(step.fence)
             if error is not None and not step.raises:
@@ -277,14 +299,42 @@ class PageRunner:
                     f"this one, raised {exception_summary(error)}"
                 )
 
+    def _run_session(self, block: PythonBlock) -> BlockResult:
+        """Run a pycon session's examples in order and judge each one's output.
+
+        Its output is the session with the expected lines of each example that
+        printed something else replaced (what promote writes); an exception the
+        session does not show stops it and fails it.
+        """
+        self._on_step(block.line)
+        new_wants: list[list[str] | None] = []
+        for example in block.session:
+            printed, error, _ = self._run_code(lambda: self._compile_example(block.fence, example))
+            if error is not None and not example.expects_exception:
+                return BlockResult(block, Outcome.RAISED, self.path, printed,
+                                   self._traceback(error))
+            if error is not None:
+                printed += ("" if printed.endswith("\n") or not printed else "\n")
+                printed += f"{TRACEBACK_HEADER}\n  ...\n{exception_summary(error)}\n"
+            matches = example_matches(example, printed)
+            new_wants.append(None if matches else render_output(printed))
+        output = render_session(block.fence.body_lines, block.session, new_wants)
+        passed = block.nondeterministic or all(want is None for want in new_wants)
+        return BlockResult(block, Outcome.PASSED if passed else Outcome.MISMATCH, self.path,
+                           output)
+
     def _execute(self, fence: Fence) -> tuple[str, BaseException | None, str]:
         """Run a fence's code: what it printed, the exception it raised (or None),
         and what threads of earlier blocks printed meanwhile."""
         self._on_step(fence.line)
+        return self._run_code(lambda: self._compile(fence))
+
+    def _run_code(self, compile_code) -> tuple[str, BaseException | None, str]:
+        """Compile and run code in the namespace, as :meth:`_execute` describes."""
         capture = _BlockOutput()
         directory = os.getcwd()
         try:
-            code = self._compile(fence)
+            code = compile_code()
             with redirect_stdout(capture):
                 exec(code, self.namespace)  # noqa: S102 -- running the page's code is the point
         # Any exception, SystemExit and asyncio.CancelledError included, is the
@@ -297,15 +347,23 @@ class PageRunner:
 
     def _compile(self, fence: Fence):
         """Compile a fence's code with each line numbered as its line of the page."""
+        return self._compile_at(fence.code, fence.line, "exec")
+
+    def _compile_example(self, fence: Fence, example: Example):
+        """Compile a session's example as the interpreter does (an expression's
+        value is printed), numbered as its lines of the page."""
+        return self._compile_at(example.source, fence.line + example.first, "single")
+
+    def _compile_at(self, source: str, offset: int, mode: str):
         try:
-            tree = ast.parse(fence.code, self.path)
+            tree = ast.parse(source, self.path, mode)
         except SyntaxError as error:
             for name in ("lineno", "end_lineno"):
                 if getattr(error, name, None) is not None:
-                    setattr(error, name, getattr(error, name) + fence.line)
+                    setattr(error, name, getattr(error, name) + offset)
             raise
-        ast.increment_lineno(tree, fence.line)
-        return compile(tree, self.path, "exec", dont_inherit=True)
+        ast.increment_lineno(tree, offset)
+        return compile(tree, self.path, mode, dont_inherit=True)
 
     def _traceback(self, error: BaseException) -> str:
         # Drop the runner's own frames: the story starts in the page.
@@ -317,7 +375,11 @@ class PageRunner:
     def _register_source(self) -> None:
         lines = [line.text + "\n" for line in split_lines(self.page.text)]
         for step in self.page.steps:
-            if isinstance(step, (PythonBlock, SetupBlock)):
+            if isinstance(step, PythonBlock) and step.session is not None:
+                for example in step.session:
+                    for offset, code_line in enumerate(example.source.split("\n")[:-1]):
+                        lines[step.fence.line + example.first + offset] = code_line + "\n"
+            elif isinstance(step, (PythonBlock, SetupBlock)):
                 for offset, code_line in enumerate(step.fence.body_lines):
                     lines[step.fence.line + offset] = code_line + "\n"
         # An mtime of None keeps linecache.checkcache() from dropping the entry.
