@@ -28,7 +28,16 @@ from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
 from .compare import diff_outputs, normalize_output, output_matches
-from .parser import ClearNamespace, Fence, Page, PythonBlock, SetupBlock, Step, split_lines
+from .parser import (
+    ClearNamespace,
+    Fence,
+    Page,
+    PythonBlock,
+    SetupBlock,
+    Step,
+    TeardownBlock,
+    split_lines,
+)
 from .session import (
     TRACEBACK_HEADER,
     Example,
@@ -60,6 +69,7 @@ class Outcome(enum.Enum):
     SETUP_FAILED = "was not run because a setup block failed"
     TIMED_OUT = "did not finish within its timeout"
     CRASHED = "ended the process running the page"
+    TEARDOWN_FAILED = "passed, but a teardown block of its page raised"
     NOT_RUN = "was not run"
 
 
@@ -208,6 +218,7 @@ class PageRunner:
         self._positions = {id(step): index for index, step in enumerate(page.steps)}
         self._next_step = 0
         self._failed_setup: tuple[SetupBlock, str] | None = None
+        self._torn_down = False
         self._on_step = on_step or (lambda line: None)
         self._caught = BaseException if interrupts_are_failures else (Exception, SystemExit,
                                                                       GeneratorExit)
@@ -228,10 +239,54 @@ class PageRunner:
         self._next_step = max(self._next_step, position + 1)
         result = self._judge(block)
         result.notes.extend(notes)
+        if block is self.page.python_blocks[-1]:
+            self._report_teardown(result, self.finish())
         return result
 
+    def finish(self) -> list[tuple[TeardownBlock, str]]:
+        """Run the page's teardown blocks, once: each teardown that raised, with
+        its traceback. Called after the page's last block, and by the worker
+        when it is asked for no more blocks."""
+        if self._torn_down:
+            return []
+        self._torn_down = True
+        failures = []
+        for step in self.page.steps:
+            if isinstance(step, TeardownBlock) and not step.skip:
+                _, error, _ = self._execute(step.fence)
+                if error is not None:
+                    failures.append((step, self._traceback(error)))
+        return failures
+
+    def _report_teardown(self, result: BlockResult, failures) -> None:
+        for teardown, trace in failures:
+            account = f"The teardown block at line {teardown.line} raised:\n{trace}"
+            if result.failed:
+                result.notes.append("Note: " + account)
+            else:
+                result.outcome, result.traceback = Outcome.TEARDOWN_FAILED, account
+
+    def _skips(self, block: PythonBlock) -> bool | BaseException:
+        """Whether a skip directive skips the block now (its condition evaluated
+        in the page namespace), or the exception the condition raised."""
+        if not block.skip or block.skip_condition is None:
+            return block.skip
+        try:
+            return bool(eval(compile(block.skip_condition, self.path, "eval"),  # noqa: S307
+                             self.namespace))
+        except self._caught as error:  # noqa: BLE001
+            return error
+
     def _judge(self, block: PythonBlock) -> BlockResult:
-        if block.skip:
+        skips = self._skips(block)
+        if isinstance(skips, BaseException):
+            return BlockResult(
+                block, Outcome.RAISED, self.path,
+                reason=f"was not run: its skip condition at line {block.skipped_by} raised "
+                       f"{exception_summary(skips)}",
+                traceback=self._traceback(skips),
+            )
+        if skips:
             return BlockResult(block, Outcome.SKIPPED, self.path)
         if self._failed_setup is not None:
             setup, trace = self._failed_setup
@@ -276,8 +331,9 @@ class PageRunner:
 
     def _run_quietly(self, step: Step, notes: list[str]) -> None:
         """Run a step that is not itself under test; remember what went wrong."""
-        if step.skip:
-            return
+        if isinstance(step, TeardownBlock) or (
+                step.skip if not isinstance(step, PythonBlock) else self._skips(step) is not False):
+            return  # teardown blocks run at the end (finish)
         if isinstance(step, ClearNamespace):
             self.namespace.clear()
             self.namespace.update(self._baseline)
@@ -379,7 +435,7 @@ class PageRunner:
                 for example in step.session:
                     for offset, code_line in enumerate(example.source.split("\n")[:-1]):
                         lines[step.fence.line + example.first + offset] = code_line + "\n"
-            elif isinstance(step, (PythonBlock, SetupBlock)):
+            elif isinstance(step, (PythonBlock, SetupBlock, TeardownBlock)):
                 for offset, code_line in enumerate(step.fence.body_lines):
                     lines[step.fence.line + offset] = code_line + "\n"
         # An mtime of None keeps linecache.checkcache() from dropping the entry.

@@ -43,8 +43,9 @@ def main() -> None:
         result = runner.run_block(blocks[index])
         _send(answers, {
             "result": index, "outcome": result.outcome.name, "output": result.output,
-            "traceback": result.traceback, "notes": result.notes,
+            "traceback": result.traceback, "notes": result.notes, "reason": result.reason,
         })
+    runner.finish()  # teardown blocks, if the page's last block was not asked for
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     os._exit(0)  # threads a block left running must not keep the page alive
