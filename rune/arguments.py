@@ -83,6 +83,11 @@ def normalize_argnums(argnums, num_args: int, transform: str) -> tuple[int, ...]
                 f"{transform}: argnums={n} is out of range for a function called with "
                 f"{num_args} positional argument{'s' if num_args != 1 else ''}"
             )
+        if n % num_args in out:
+            raise ValueError(
+                f"{transform}: argnums={argnums!r} names argument {n % num_args} twice; "
+                f"each argument can be differentiated once"
+            )
         out.append(n % num_args)
     return tuple(out)
 

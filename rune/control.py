@@ -104,7 +104,10 @@ def cond(pred, true_fun, false_fun, *operands):
 
     With a predicate that can be read (a value, also under grad and jvp,
     which read the value beneath their tracers) this is Python's `if`: only
-    the branch taken runs, and every differentiation goes through it.
+    the branch taken runs on the values, and every differentiation goes
+    through it; the other branch is traced (it runs on abstract values), so
+    that both are checked to return the same structure, shapes and dtypes
+    in every mode, as in JAX.
 
     With a traced predicate (under rune.jit, or rune.vmap with a predicate
     per example) both branches are traced, so they must return the same
@@ -122,10 +125,9 @@ def cond(pred, true_fun, false_fun, *operands):
         numpy arrays or numbers).
 
     Raises:
-      TypeError: pred is not boolean; the branches return different dtypes
-        (traced only).
+      TypeError: pred is not boolean; the branches return different dtypes.
       ValueError: pred is not a scalar; the branches return different
-        structures or shapes (traced only). Both are printed.
+        structures or shapes. Both are printed.
 
     >>> import rune
     >>> from rune import nx
@@ -135,14 +137,14 @@ def cond(pred, true_fun, false_fun, *operands):
     _check_function(true_fun, "true_fun", "rune.cond")
     _check_function(false_fun, "false_fun", "rune.cond")
     _check_predicate(pred, "rune.cond: pred")
-    if readable(pred):
-        return true_fun(*operands) if pred else false_fun(*operands)
     leaves, structure = ptree.flatten(operands)
     names = ptree.paths(structure, "operands")
     leaves = [x if isinstance(x, (Tensor, bool, int, float, complex)) else as_tensor(x, name)
               for x, name in zip(leaves, names)]
     flats = [FlatFunction(f, structure, f"rune.cond: {name}")
              for f, name in ((true_fun, "true_fun"), (false_fun, "false_fun"))]
+    if readable(pred):
+        return _cond_on_value(bool(pred), flats, leaves)
     traced = [trace_graph(flat, leaves, "rune.cond") for flat in flats]
     _check_branches(flats, [graph.outputs for graph, _ in traced])
     consts, (true_graph, false_graph) = join_consts(traced)
@@ -150,6 +152,17 @@ def cond(pred, true_fun, false_fun, *operands):
                        true=SubGraph(true_graph, _function_name(true_fun, "true_fun")),
                        false=SubGraph(false_graph, _function_name(false_fun, "false_fun")))
     return ptree.unflatten(flats[0].out_structure, outs)
+
+
+def _cond_on_value(pred, flats, leaves):
+    """Python's `if`, with the branch not taken traced (never run on values)
+    and checked against the branch taken: a program that works here works
+    under jit too, as in JAX."""
+    taken, other = (0, 1) if pred else (1, 0)
+    outs = flats[taken](*leaves)
+    outputs = [outs, trace_graph(flats[other], leaves, "rune.cond")[0].outputs]
+    _check_branches(flats, outputs if pred else outputs[::-1])
+    return ptree.unflatten(flats[taken].out_structure, outs)
 
 
 def _check_branches(flats, outputs):

@@ -8,12 +8,15 @@ rule for forward mode and the record, an abstract rule for jit, a batching
 rule for vmap.
 
 Each transformation instance is a `Trace` with its own level (its depth in
-the stack). A `Tracer` belongs to exactly one trace; arguments of lower levels
-are constants to it. That is what keeps nested derivatives apart: in
+the stack of the thread that made it: each thread has its own stack). A
+`Tracer` belongs to exactly one trace; arguments of lower levels are
+constants to it. That is what keeps nested derivatives apart: in
 d/dx [x * d/dy (x + y)], the inner derivative sees `x` as a constant.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -21,6 +24,7 @@ from .nx.tensor import Tensor, TracedValueError
 
 __all__ = [
     "Primitive", "binder", "Scaled", "Trace", "Tracer", "TracedValueError", "new_trace", "Tensor",
+    "active_traces",
 ]
 
 
@@ -195,21 +199,36 @@ class Tracer(Tensor):
         raise TracedValueError(f"{read}: the value is traced by {self._trace.transform}")
 
 
-_stack: list[Trace] = []
+class _ThreadState(threading.local):
+    """What transformations are active, per thread: two threads differentiating
+    at once each see their own stack (as in JAX). The eager fast path never
+    reads it; only entering and leaving a transformation does."""
+
+    def __init__(self):
+        self.stack: list[Trace] = []
+
+
+_state = _ThreadState()
+
+
+def active_traces() -> list[Trace]:
+    """The transformations active in this thread, outermost first (do not mutate)."""
+    return _state.stack
 
 
 class new_trace:
     """`with new_trace(JVPTrace) as trace:` pushes a transformation for the block."""
 
-    __slots__ = ("trace",)
+    __slots__ = ("trace", "stack")
 
     def __init__(self, trace_type, *args):
-        self.trace = trace_type(len(_stack), *args)
+        self.stack = _state.stack
+        self.trace = trace_type(len(self.stack), *args)
 
     def __enter__(self):
-        _stack.append(self.trace)
+        self.stack.append(self.trace)
         return self.trace
 
     def __exit__(self, *exc):
         self.trace.active = False
-        _stack.pop()
+        self.stack.pop()  # this thread's stack: the top is this trace

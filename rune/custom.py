@@ -35,6 +35,7 @@ from .core import Primitive, Tracer, _leaked, new_trace
 from .forward import JVPTrace, JVPTracer, jvp_flat
 from .graph import Graph, GraphTrace, Var, WeakVar
 from .jit import JitTrace, compile_graph
+from .nx.random import recording_states, replaying
 from .nx.tensor import Tensor
 from .primitives import reduce as _reduce
 from .primitives import shape as _shape
@@ -667,6 +668,12 @@ def checkpoint(f):
     back. Same derivatives; less memory held between the passes, for f's
     cost once more. Outside reverse mode it is f.
 
+    Random numbers f draws from `nx.random` generators (dropout) are drawn
+    again the same when f is recomputed: each generator's state before f's
+    first draw is saved and restored for the recomputation (as PyTorch's
+    checkpoint does), so the gradient belongs to the value; afterwards the
+    generators go on as if f had run once.
+
     Args:
       f: a function of tensors (or structures of them) that takes every
         differentiated value it uses as an argument.
@@ -693,13 +700,17 @@ def checkpoint(f):
         leaves, structure = _leaves(args)
         primals, tangents = _split_level(trace, leaves, LinearizeTracer)
         flat_f = FlatFunction(f, structure, "rune.checkpoint")
-        outs = flat_f(*primals)  # one level down: f's operations are not recorded
+        with recording_states() as draws:  # recomputations replay f's random numbers
+            outs = flat_f(*primals)  # one level down: f's operations are not recorded
         _check_not_closed_over("rune.checkpoint", trace, outs)
         tangent_at = [i for i, t in enumerate(tangents) if t is not None]
         # The recomputations differentiate f along its tensors; Python numbers stay put.
         tensor_at = [i for i, x in enumerate(primals) if isinstance(x, Tensor)]
         tensors = [primals[i] for i in tensor_at]
-        f_of_tensors = lambda *ts: flat_f(*_placed(ts, tensor_at, primals))  # noqa: E731
+
+        def f_of_tensors(*ts):
+            with replaying(draws):
+                return flat_f(*_placed(ts, tensor_at, primals))
 
         def forward(*ts):
             along = _placed(ts, tangent_at, [None] * len(primals))

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import Trace, Tracer
+from .core import Tensor, Trace, Tracer
 
 
 class Var(Tracer):
@@ -66,6 +66,24 @@ class GraphTrace(Trace):
             self.transform = transform
         self.equations: list = []
         self.num_vars = 0
+        self.captured: dict = {}  # id -> (numpy array f used, the copy the graph holds)
+
+    def captured_values(self, args):
+        """args with each numpy array replaced by the graph's copy of it, made
+        at its first use: an array that f closes over is captured once, when
+        f is traced (JAX's rule), so changing it later changes no replay."""
+        if not any(type(a) is np.ndarray for a in args):
+            return args
+        return tuple(self._captured(a) if type(a) is np.ndarray else a for a in args)
+
+    def _captured(self, array):
+        held = self.captured.get(id(array))
+        if held is None:
+            copy = np.array(array)
+            # Both are kept (ids stay theirs); a copy seen again is its own copy.
+            held = self.captured[id(array)] = (array, copy)
+            self.captured[id(copy)] = (copy, copy)
+        return held[1]
 
     def new_var(self, shape, dtype) -> Var:
         var = _new_var(Var)
@@ -79,6 +97,7 @@ class GraphTrace(Trace):
     def process(self, prim, args, params):
         if prim.abstract_eval is None:
             raise NotImplementedError(f"{prim.name} has no abstract rule: it cannot be traced")
+        args = self.captured_values(args)
         shape, dtype = prim.abstract_eval(*args, **params)
         out = self.new_var(shape, dtype)
         self.equations.append((prim, args, params, out))
@@ -90,14 +109,26 @@ class GraphTrace(Trace):
         raise TracedValueError(f"{read}: the value is traced by {self.transform}")
 
 
+def _constant_key(value):
+    """A number as a key that equals another only bit for bit: 0.0 and -0.0
+    are different constants (arctan2 tells them apart), and so are NaNs with
+    different payloads. Tuples (of params) are keyed element by element."""
+    if isinstance(value, (float, complex, np.generic)):
+        return (type(value), np.asarray(value).tobytes())
+    if type(value) is tuple:
+        return tuple(map(_constant_key, value))
+    return value
+
+
 def _equation_key(prim, args, params):
     """What makes two equations compute the same value, or None if unsure."""
     def arg_key(a):
         if type(a) in (bool, int, float, complex):
-            return (type(a), a)
+            return (type(a), _constant_key(a))
         return id(a)  # a variable, or a constant array: the same object
     try:
-        key = (prim, tuple(arg_key(a) for a in args), tuple(sorted(params.items())))
+        key = (prim, tuple(arg_key(a) for a in args),
+               tuple(sorted((k, _constant_key(v)) for k, v in params.items())))
         hash(key)
     except TypeError:  # a parameter that cannot be compared (an array, say)
         return None
@@ -127,6 +158,8 @@ class Graph:
         # Anything not in env is a constant (a tensor, a number, a captured value).
         for prim, args, params, out in self.equations:
             result = prim.bind(*[env.get(id(a), a) for a in args], **params)
+            if type(out) is WeakVar and type(result) is Tensor:  # Python numbers make one
+                result = out.python_type(result._value)
             if type(out) is tuple:  # several results
                 env.update(zip(map(id, out), result))
             else:

@@ -25,13 +25,14 @@ def _basis(x):
     return Tensor(np.eye(n, dtype=x.dtype).reshape((n,) + tuple(x.shape)))
 
 
-def _partial(f, args, nums):
-    """f as a function of the arguments at `nums` only, the others fixed."""
+def _partial(f, args, nums, kwargs):
+    """f as a function of the arguments at `nums` only, the others (and the
+    keyword arguments, which are never differentiated) fixed."""
     def f_of(*diff):
         full = list(args)
         for i, value in zip(nums, diff):
             full[i] = value
-        return f(*full)
+        return f(*full, **kwargs)
     return f_of
 
 
@@ -73,7 +74,8 @@ def jacfwd(f, argnums=0, has_aux=False, holomorphic=False):
       f: a function of tensors (or structures of them) returning tensors (or
         structures of them).
       argnums: the positional argument (an int) or arguments (a tuple) to
-        differentiate with respect to.
+        differentiate with respect to. Keyword arguments of the call pass
+        through to f, not differentiated.
       has_aux: f returns a pair (output, aux); the function then returns
         (jacobian, aux), aux undifferentiated.
       holomorphic: allow complex inputs, for a holomorphic f.
@@ -82,7 +84,7 @@ def jacfwd(f, argnums=0, has_aux=False, holomorphic=False):
       TypeError: calling the function: an argument to differentiate that is
         not a tensor, or has an integer dtype, or (without holomorphic) a
         complex one; has_aux and f does not return a pair.
-      ValueError: calling the function: argnums out of range.
+      ValueError: calling the function: argnums out of range or repeated.
 
     >>> import rune
     >>> from rune import nx
@@ -91,12 +93,17 @@ def jacfwd(f, argnums=0, has_aux=False, holomorphic=False):
     [[2, 0],
      [0, 4]]
     """
+    return _jacfwd(f, argnums, has_aux, holomorphic, "rune.jacfwd")
 
-    def jacobian(*args):
-        nums, leaves, structure = _diff_args(args, argnums, "rune.jacfwd", holomorphic)
-        f_diff = _partial(f, args, nums)
+
+def _jacfwd(f, argnums, has_aux, holomorphic, transform):
+    """`rune.jacfwd`, its errors naming `transform` (rune.hessian uses it too)."""
+
+    def jacobian(*args, **kwargs):
+        nums, leaves, structure = _diff_args(args, argnums, transform, holomorphic)
+        f_diff = _partial(f, args, nums, kwargs)
         if has_aux:  # f's output must be a pair: [0] would quietly index a tensor
-            f_diff = _with_aux(f_diff, "rune.jacfwd")
+            f_diff = _with_aux(f_diff, transform)
         g = (lambda *d: f_diff(*d)[0]) if has_aux else f_diff
         out = g(*ptree.unflatten(structure, leaves))
         out_leaves, out_structure = ptree.flatten(out)
@@ -128,7 +135,8 @@ def jacrev(f, argnums=0, has_aux=False, holomorphic=False):
       f: a function of tensors (or structures of them) returning tensors (or
         structures of them).
       argnums: the positional argument (an int) or arguments (a tuple) to
-        differentiate with respect to.
+        differentiate with respect to. Keyword arguments of the call pass
+        through to f, not differentiated.
       has_aux: f returns a pair (output, aux); the function then returns
         (jacobian, aux), aux undifferentiated.
       holomorphic: allow complex inputs, for a holomorphic f.
@@ -137,7 +145,7 @@ def jacrev(f, argnums=0, has_aux=False, holomorphic=False):
       TypeError: calling the function: an argument to differentiate that is
         not a tensor, or has an integer dtype, or (without holomorphic) a
         complex one; has_aux and f does not return a pair.
-      ValueError: calling the function: argnums out of range.
+      ValueError: calling the function: argnums out of range or repeated.
 
     >>> import rune
     >>> from rune import nx
@@ -146,13 +154,18 @@ def jacrev(f, argnums=0, has_aux=False, holomorphic=False):
     [[2, 0],
      [0, 4]]
     """
+    return _jacrev(f, argnums, has_aux, holomorphic, "rune.jacrev")
 
-    def jacobian(*args):
-        nums, leaves, structure = _diff_args(args, argnums, "rune.jacrev", holomorphic)
-        f_diff = _partial(f, args, nums)
+
+def _jacrev(f, argnums, has_aux, holomorphic, transform):
+    """`rune.jacrev`, its errors naming `transform` (rune.hessian uses it too)."""
+
+    def jacobian(*args, **kwargs):
+        nums, leaves, structure = _diff_args(args, argnums, transform, holomorphic)
+        f_diff = _partial(f, args, nums, kwargs)
         diff_args = ptree.unflatten(structure, leaves)
         if has_aux:
-            out, pullback, aux = vjp(_with_aux(f_diff, "rune.jacrev"), *diff_args, has_aux=True)
+            out, pullback, aux = vjp(_with_aux(f_diff, transform), *diff_args, has_aux=True)
         else:
             out, pullback = vjp(f_diff, *diff_args)
         out_leaves, out_structure = ptree.flatten(out)
@@ -185,7 +198,7 @@ def hessian(f, argnums=0, holomorphic=False):
       TypeError: calling the function: an argument to differentiate that is
         not a tensor, or has an integer dtype, or (without holomorphic) a
         complex one.
-      ValueError: calling the function: argnums out of range.
+      ValueError: calling the function: argnums out of range or repeated.
 
     >>> import rune
     >>> from rune import nx
@@ -194,8 +207,9 @@ def hessian(f, argnums=0, holomorphic=False):
     [[ 6,  0],
      [ 0, 12]]
     """
-    return jacfwd(jacrev(f, argnums, holomorphic=holomorphic), argnums,
-                  holomorphic=holomorphic)
+    # Errors name what the user called (the argument checks are the same).
+    return _jacfwd(_jacrev(f, argnums, False, holomorphic, "rune.hessian"),
+                   argnums, False, holomorphic, "rune.hessian")
 
 
 def hvp(f, primals, tangents, holomorphic=False):

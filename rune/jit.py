@@ -34,6 +34,7 @@ import functools
 import inspect
 import keyword
 import math
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -76,8 +77,15 @@ class JitTrace(GraphTrace):
         if self.has_weak and any(type(a) is WeakVar for a in args):
             # The abstract rule sees a Python number where the compiled code
             # will get one, so it promotes the way numpy will.
+            args = self.captured_values(args)
             samples = [a.python_type(1) if type(a) is WeakVar else a for a in args]
-            out = super().process(prim, samples, params)
+            try:
+                out = super().process(prim, samples, params)
+            except AttributeError:  # a shape rule (reshape...) reads .dtype: give it the Var
+                out = super().process(prim, args, params)
+            if out.shape == () and all(type(a) is WeakVar or type(a) in _WEAK_TYPES
+                                       for a in args):
+                out = _weakened(out)  # Python numbers alone make a Python number (JAX's rule)
             self.equations[-1] = (prim, args, params, out)
             return out
         return super().process(prim, args, params)
@@ -88,6 +96,19 @@ class JitTrace(GraphTrace):
             f"dtype but not its value (to branch on an argument, make it static with "
             f"static_argnums; to choose between values, use nx.where)"
         )
+
+
+_PYTHON_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def _weakened(var) -> WeakVar:
+    """The 0-d Var `var` as a WeakVar: a Python number of its kind, which the
+    compiled code and `Graph.evaluate` keep as one (so `lr * 0.5` does not
+    make `w32 - lr * 0.5 * g` float64)."""
+    weak = _new(WeakVar)
+    weak._trace, weak.shape, weak.dtype, weak.index = var._trace, (), var.dtype, var.index
+    weak.python_type = _PYTHON_TYPES.get(var.dtype.kind, float)
+    return weak
 
 
 class _Entry:
@@ -124,6 +145,10 @@ class Jitted:
         self.static_argnums, self._num_params = _check_static_argnums(f, static_argnums,
                                                                       transform)
         self._cache: OrderedDict = OrderedDict()
+        # Threads share the cache: a lookup and its move to the recent end, or
+        # an insertion and an eviction, happen together. Tracing runs unlocked
+        # (two threads may trace the same kind of arguments; both traces are right).
+        self._lock = threading.Lock()
 
     def __call__(self, *args, **kwargs):
         entry, leaves, values = self._entry(args, kwargs)
@@ -150,7 +175,8 @@ class Jitted:
 
     def cache_clear(self):
         """Forget every trace (the next call traces again)."""
-        self._cache.clear()
+        with self._lock:
+            self._cache.clear()
 
     def _entry(self, args, kwargs):
         """(entry, leaves, values): the trace for these arguments (made if
@@ -178,19 +204,21 @@ class Jitted:
             leaves, structure, avals, values = self._leaves(args, kwargs)
             key = (structure, tuple(avals), statics)
         cache = self._cache
-        try:
-            entry = cache.get(key)
-        except TypeError:
-            raise _unhashable(statics, nums, self.transform) from None
+        with self._lock:
+            try:
+                entry = cache.get(key)
+            except TypeError:
+                raise _unhashable(statics, nums, self.transform) from None
+            if entry is not None:
+                cache.move_to_end(key)
         if entry is None:
             _, structure, avals, _ = self._leaves(args, kwargs)
             entry = self._trace(structure, avals, statics, nums)
             if entry.cacheable:
-                cache[key] = entry
-                if len(cache) > CACHE_SIZE:
-                    cache.popitem(last=False)
-        else:
-            cache.move_to_end(key)
+                with self._lock:
+                    cache[key] = entry
+                    if len(cache) > CACHE_SIZE:
+                        cache.popitem(last=False)
         return entry, leaves, values
 
     def _leaves(self, args, kwargs):
@@ -415,7 +443,10 @@ def compile_graph(graph: Graph, name: str = "graph"):
         # A call with several results (rune/custom.py) unpacks the list its impl returns.
         targets = (local[id(out)] if type(out) is not tuple else
                    ", ".join(local[id(v)] for v in out) + ("," if len(out) == 1 else ""))
-        line = f"    {targets} = {fn}({', '.join(ref(r) for r in refs)}{ptext})"
+        line = f"{fn}({', '.join(ref(r) for r in refs)}{ptext})"
+        if type(out) is WeakVar:  # a Python number stays one (numpy would make it strong)
+            line = f"{bind(out.python_type.__name__, out.python_type)}({line})"
+        line = f"    {targets} = {line}"
         if dying[n]:
             line += "; del " + ", ".join(sorted(dying[n]))
         lines.append(line)

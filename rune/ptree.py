@@ -23,7 +23,8 @@ import dataclasses
 from typing import Any, Callable, NamedTuple
 
 __all__ = [
-    "flatten", "unflatten", "leaves", "structure", "map", "register", "paths", "Structure",
+    "flatten", "unflatten", "leaves", "structure", "map", "register", "paths", "ravel",
+    "Structure",
 ]
 
 
@@ -369,3 +370,59 @@ def map(fn: Callable, tree, *rest, is_leaf=None):
             )
         others.append(other_flat)
     return unflatten(struct, [fn(*xs) for xs in zip(flat, *others)])
+
+
+def ravel(tree):
+    """The leaves of `tree` as one vector, and the function that rebuilds the tree.
+
+    JAX's `ravel_pytree` (autograd's `flatten`): every leaf is flattened and
+    the pieces are joined in leaf order, in the leaves' common dtype (numpy's
+    promotion). `unravel(vector)` cuts a vector of that length back into
+    leaves of the original shapes and dtypes, inside the original
+    containers. Both directions are rune operations, so derivatives and
+    every transformation pass through them.
+
+    Args:
+      tree: any structure whose leaves are tensors, numpy arrays or numbers.
+
+    Returns:
+      (vector, unravel): a 1-d tensor, and a function of one 1-d tensor of
+      the same length returning a tree of `tree`'s structure.
+
+    Raises:
+      TypeError: a leaf is not numeric (a string, an object).
+      ValueError: (from unravel) a vector that is not 1-d of the right length.
+
+    >>> from rune import nx, ptree
+    >>> vector, unravel = ptree.ravel({"w": nx.ones((2, 2)), "b": nx.array([5.0])})
+    >>> print(vector)
+    float64 [5] [5, 1, 1, 1, 1]
+    >>> print(unravel(vector * 2)["w"])
+    float64 [2, 2]
+    [[2, 2],
+     [2, 2]]
+    """
+    import numpy as np
+
+    from . import nx  # structures come first: nx's tensors are leaves of them
+
+    flat_leaves, struct = flatten(tree)
+    tensors = [nx.creation.as_tensor(leaf, "ptree.ravel") for leaf in flat_leaves]
+    dtype = np.result_type(*[t.dtype for t in tensors]) if tensors else nx.float64
+    sizes = [t.size for t in tensors]
+    pieces = [nx.reshape(nx.astype(t, dtype), (-1,)) for t in tensors]
+    vector = nx.concatenate(pieces) if pieces else nx.zeros(0, dtype)
+
+    def unravel(vector):
+        vector = nx.creation.as_tensor(vector, "ptree.ravel's unravel")
+        if vector.shape != (sum(sizes),):
+            raise ValueError(f"unravel: expected a vector of shape ({sum(sizes)},), the "
+                             f"length ravel gave, got shape {vector.shape}")
+        out, start = [], 0
+        for t, size in zip(tensors, sizes):
+            piece = nx.reshape(vector[start:start + size], t.shape)
+            out.append(nx.astype(piece, t.dtype))
+            start += size
+        return unflatten(struct, out)
+
+    return vector, unravel

@@ -18,6 +18,7 @@ primitive give forward mode, linearize and reverse mode together.
 
 from __future__ import annotations
 
+import functools
 import weakref
 
 import numpy as np
@@ -147,8 +148,9 @@ class LinearizeTrace(Trace):
                 if type(a) is LinearizeTracer and a._trace is self:
                     primals.append(a.primal)
                     tangents.append(a.tangent)
-                else:
-                    primals.append(a)
+                else:  # a constant; a numpy array is copied: the record outlives the
+                    # call, and the caller may change the array before the backward pass
+                    primals.append(np.array(a) if type(a) is np.ndarray else a)
                     tangents.append(None)
             ans, tangent = apply_jvp(prim, primals, tangents, params, self.record)
         if tangent is None:
@@ -350,7 +352,7 @@ def linearize(f, *primals):
     return ptree.unflatten(flat_f.out_structure, out_primals), f_jvp
 
 
-def vjp(f, *primals, has_aux=False):
+def vjp(f, *primals, has_aux=False, **kwargs):
     """Reverse mode: f's value at `primals`, and its pullback.
 
     `pullback(cotangent)` takes a cotangent of the output's structure, shapes
@@ -362,6 +364,7 @@ def vjp(f, *primals, has_aux=False):
       f: a function of tensors (or structures of tensors).
       *primals: f's positional arguments, where to differentiate.
       has_aux: f returns a pair (output, aux); aux is returned undifferentiated.
+      **kwargs: keyword arguments passed through to f, not differentiated.
 
     Returns:
       `(out, pullback)`, or `(out, pullback, aux)` with has_aux.
@@ -379,6 +382,8 @@ def vjp(f, *primals, has_aux=False):
     float64 [2] [2, 4]
     """
     leaves, structure = flatten_tensors(primals, "primals", "rune.vjp")
+    if kwargs:  # passed through to f, not differentiated
+        f = functools.partial(f, **kwargs)
     flat_f = FlatFunction(f, structure, "rune.vjp", has_aux)
     outs, in_vars, out_vars, record = linearize_flat(flat_f, leaves, "rune.vjp")
     out, aux = flat_f.split(outs)
@@ -410,6 +415,7 @@ def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
         holomorphic=True).
       argnums: the positional argument (an int) or arguments (a tuple) to
         differentiate with respect to; the gradient has its structure.
+        Keyword arguments of the call pass through to f, not differentiated.
       has_aux: f returns (output, aux); the function then returns
         ((value, aux), gradient).
       holomorphic: allow complex outputs of a holomorphic f (inputs complex).
@@ -418,7 +424,7 @@ def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
       TypeError: calling the function: a non-scalar, integer or (without
         holomorphic) complex output; an integer or boolean argument, naming
         argnums and the dtype; has_aux and f does not return a pair.
-      ValueError: calling the function: argnums out of range.
+      ValueError: calling the function: argnums out of range or repeated.
 
     >>> import rune
     >>> from rune import nx
@@ -428,7 +434,7 @@ def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
     float64 [2] [2, 4]
     """
 
-    def value_and_grad_f(*args):
+    def value_and_grad_f(*args, **kwargs):
         nums = normalize_argnums(argnums, len(args), "rune.grad")
         diff_args = tuple(args[i] for i in nums)
         leaves, structure = flatten_tensors(diff_args, "args", "rune.grad", nums)
@@ -440,7 +446,7 @@ def value_and_grad(f, argnums=0, has_aux=False, holomorphic=False):
             full = list(args)
             for i, value in zip(nums, diff):
                 full[i] = value
-            return f(*full)
+            return f(*full, **kwargs)  # keyword arguments pass through, not differentiated
 
         flat_f = FlatFunction(f_of_diff_args, structure, "rune.grad", has_aux)
         outs, in_vars, out_vars, record = linearize_flat(flat_f, leaves, "rune.grad")
@@ -464,6 +470,7 @@ def grad(f, argnums=0, has_aux=False, holomorphic=False):
         holomorphic=True).
       argnums: the positional argument (an int) or arguments (a tuple) to
         differentiate with respect to; the gradient has its structure.
+        Keyword arguments of the call pass through to f, not differentiated.
       has_aux: f returns (output, aux); the function then returns
         (gradient, aux).
       holomorphic: allow complex outputs of a holomorphic f (inputs complex).
@@ -475,7 +482,7 @@ def grad(f, argnums=0, has_aux=False, holomorphic=False):
       TypeError: a non-scalar, integer or (without holomorphic) complex
         output, saying to use rune.vjp; an integer or boolean argument, naming
         argnums and the dtype; has_aux and f does not return a pair.
-      ValueError: argnums out of range.
+      ValueError: argnums out of range or repeated.
 
     >>> import rune
     >>> from rune import nx
@@ -484,8 +491,8 @@ def grad(f, argnums=0, has_aux=False, holomorphic=False):
     """
     value_and_grad_f = value_and_grad(f, argnums, has_aux, holomorphic)
 
-    def grad_f(*args):
-        out, grads = value_and_grad_f(*args)
+    def grad_f(*args, **kwargs):
+        out, grads = value_and_grad_f(*args, **kwargs)
         return (grads, out[1]) if has_aux else grads
 
     return grad_f

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .core import Tracer, _stack, new_trace
+from .core import Tracer, active_traces, new_trace
 from .custom import _LinearRule, _placed, _zeros, linear_call
 from .forward import jvp_flat
 from .graph import Graph, GraphTrace, Var, WeakVar
@@ -109,7 +109,7 @@ def tracing() -> bool:
     """Whether a transformation that traces (jit, vmap, a traced branch or
     body) is active: then values made now may be traced even if the
     arguments are not (a function may close over traced values)."""
-    return any(isinstance(t, (GraphTrace, BatchTrace)) for t in _stack)
+    return any(isinstance(t, (GraphTrace, BatchTrace)) for t in active_traces())
 
 
 def is_float(x) -> bool:
@@ -127,12 +127,10 @@ def var_like(trace, x):
     return trace.new_var(x.shape, x.dtype)
 
 
-_PLACEHOLDERS = ControlTrace(-1, "rune control flow")
-
-
 def unused_var(x):
     """A graph input that the graph does not read (graphs bound together take the same inputs)."""
-    return var_like(_PLACEHOLDERS, x)
+    # A trace of its own, never entered: a shared one would number Vars for every thread.
+    return var_like(ControlTrace(-1, "rune control flow"), x)
 
 
 def trace_graph(fn, avals, transform):

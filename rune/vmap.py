@@ -85,6 +85,7 @@ def vmap(f, in_axes=0, out_axes=0):
       in_axes: the axis to map of each positional argument: an int for all,
         None for none, or a tuple with one entry per argument (an int, None,
         or a structure matching the argument's). Negative axes count from the end.
+        Keyword arguments of the call are mapped along axis 0 (as in JAX).
       out_axes: where the mapped axis goes in each output (int, or structure).
 
     Returns:
@@ -103,10 +104,16 @@ def vmap(f, in_axes=0, out_axes=0):
     _check_axes(in_axes, "in_axes")
     _check_axes(out_axes, "out_axes")
 
-    def mapped(*args):
+    def mapped(*args, **kwargs):
         leaves, structure = ptree.flatten(args)
         axes = _leaf_axes(in_axes, args, structure, "in_axes")
         names = [_argument_name(path) for path in ptree.paths(structure, "")]
+        # Keyword arguments are mapped along their first axis (JAX's rule).
+        kw_leaves, kw_structure = ptree.flatten(kwargs)
+        num_positional = len(leaves)
+        leaves = leaves + kw_leaves
+        axes = axes + [0] * len(kw_leaves)
+        names += [f"keyword argument {path}" for path in ptree.paths(kw_structure, "")]
         # Mapped leaves become tensors; unmapped Python numbers stay numbers,
         # so they keep numpy's weak typing (x32 * 2.0 stays float32).
         leaves = [leaf if ax is None and isinstance(leaf, _PYTHON_NUMBERS)
@@ -117,7 +124,8 @@ def vmap(f, in_axes=0, out_axes=0):
         with new_trace(BatchTrace, size) as trace:
             tracers = [leaf if ax is None else BatchTracer(trace, leaf, ax)
                        for leaf, ax in zip(leaves, axes)]
-            out = f(*ptree.unflatten(structure, tracers))
+            out = f(*ptree.unflatten(structure, tracers[:num_positional]),
+                    **ptree.unflatten(kw_structure, tracers[num_positional:]))
             out_leaves, out_structure = flatten_tensors(out, "rune.vmap: the output")
             out_dims = _leaf_axes(out_axes, out, out_structure, "out_axes", single=True)
             out_names = ptree.paths(out_structure, "the output")

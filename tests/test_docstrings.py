@@ -24,7 +24,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-MODULES = ("rune", "rune.nx", "rune.nx.linalg", "rune.nx.random", "rune.ptree", "rune.literate")
+MODULES = ("rune", "rune.nx", "rune.nx.linalg", "rune.nx.fft", "rune.nx.random", "rune.ptree",
+           "rune.scipy.special", "rune.scipy.stats", "rune.scipy.signal", "rune.literate")
 
 
 def star_exported(module) -> set[str]:

@@ -81,3 +81,58 @@ def test_register_a_user_class_and_paths():
 def test_is_leaf_stops_descent():
     leaves = ptree.leaves([(1, 2), (3, 4)], is_leaf=lambda n: isinstance(n, tuple))
     assert leaves == [(1, 2), (3, 4)]
+
+
+# ------------------------------------------------------------------ ravel
+
+
+def test_ravel_joins_leaves_in_order_and_unravel_rebuilds_them():
+    import numpy as np
+
+    from rune import nx
+
+    tree = {"w": nx.array([[1.0, 2.0], [3.0, 4.0]]), "b": (nx.array(5.0, dtype=nx.float32), 6)}
+    vector, unravel = ptree.ravel(tree)
+    assert str(vector) == "float64 [6] [5, 6, 1, 2, 3, 4]"  # leaves by sorted key
+    back = unravel(vector)
+    assert ptree.structure(back) == ptree.structure(tree)
+    assert back["b"][0].dtype == nx.float32 and back["b"][1].dtype == nx.int64
+    np.testing.assert_array_equal(back["w"].numpy(), tree["w"].numpy())
+    empty, unravel_empty = ptree.ravel({"a": None})
+    assert empty.shape == (0,) and unravel_empty(empty) == {"a": None}
+
+
+def test_ravel_is_differentiable_both_ways_and_transforms():
+    import numpy as np
+
+    import rune
+    from rune import nx
+
+    tree = {"w": nx.array([[1.0, -2.0], [0.5, 4.0]]), "b": nx.array([0.25, 3.0])}
+
+    def loss_of_tree(tree):
+        vector, _ = ptree.ravel(tree)
+        return nx.sum(nx.sin(vector) * nx.arange(6.0))
+
+    rune.check_grads(loss_of_tree, (tree,), order=2)
+    _, unravel = ptree.ravel(tree)
+
+    def loss_of_vector(v):
+        t = unravel(v)
+        return nx.sum(t["w"] @ t["b"]) ** 2
+
+    v = ptree.ravel(tree)[0]
+    rune.check_grads(loss_of_vector, (v,), order=2)
+    np.testing.assert_allclose(rune.jit(loss_of_vector)(v).numpy(), loss_of_vector(v).numpy())
+    batched = rune.vmap(lambda v: unravel(v)["w"])(nx.stack([v, 2 * v]))
+    np.testing.assert_array_equal(batched.numpy()[1], 2 * tree["w"].numpy())
+
+
+def test_unravel_of_a_wrong_vector_says_the_length():
+    from rune import nx
+
+    _, unravel = ptree.ravel([nx.ones(3)])
+    with pytest.raises(ValueError, match=r"expected a vector of shape \(3,\).*got shape \(4,\)"):
+        unravel(nx.ones(4))
+    with pytest.raises(TypeError, match="ptree.ravel"):
+        ptree.ravel(["a"])

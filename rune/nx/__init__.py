@@ -6,7 +6,10 @@ composition of primitives, so every transformation applies to it.
 
 import sys as _sys
 
-from . import comparisons, creation, dtypes, indexing, math, products, reductions, shapes
+from . import comparisons, creation, differences, dtypes, indexing, math, more_math, products
+from . import averages, reductions, shapes
+from . import aliases, building, calculus, elementwise, sorting, statistics
+from . import updates  # noqa: F401  (Tensor.at)
 from . import tensor as _tensor
 from .tensor import Tensor, TracedValueError
 from .dtypes import *  # noqa: F403
@@ -17,6 +20,16 @@ from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .products import *  # noqa: F403
+from .more_math import *  # noqa: F403
+from .differences import *  # noqa: F403
+from .averages import *  # noqa: F403
+from .elementwise import *  # noqa: F403
+from .building import *  # noqa: F403
+from .sorting import *  # noqa: F403
+from .statistics import *  # noqa: F403
+from .calculus import *  # noqa: F403
+from .aliases import *  # noqa: F403
+from . import fft  # noqa: F401  (the nx.fft namespace)
 from . import linalg  # noqa: F401  (the nx.linalg namespace)
 from . import random  # noqa: F401  (the nx.random namespace)
 from ..primitives import elementwise as _elementwise
@@ -27,6 +40,8 @@ _tensor._ops = _sys.modules[__name__]
 _tensor._functions.update(
     (name, f) for name, f in vars(_elementwise).items() if hasattr(f, "primitive"))
 
-_families = (dtypes, creation, math, comparisons, reductions, shapes, indexing, products)
-__all__ = ["Tensor", "TracedValueError", "linalg", "random"] + [
+_families = (dtypes, creation, math, comparisons, reductions, shapes, indexing, products,
+             more_math, differences, averages, elementwise, building, sorting, statistics,
+             calculus, aliases)
+__all__ = ["Tensor", "TracedValueError", "fft", "linalg", "random"] + [
     name for family in _families for name in family.__all__]

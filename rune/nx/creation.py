@@ -27,6 +27,9 @@ _NUMERIC = frozenset("biufc")
 def array(obj, dtype=None) -> Tensor:
     """A tensor holding a copy of `obj`.
 
+    Lists may hold traced values (inside grad, jit...): they are stacked, so
+    the result is differentiable in them, as in JAX.
+
     Args:
       obj: a number, nested lists or tuples of numbers, a numpy array or a
         tensor. Python floats become float64, ints int64, bools bool.
@@ -35,8 +38,6 @@ def array(obj, dtype=None) -> Tensor:
     Raises:
       ValueError: nested lists of unequal lengths (ragged), naming where.
       TypeError: an unknown dtype, or data that is not numbers.
-      TracedValueError: a list holding a traced value, naming where (stack
-        traced values with nx.stack instead).
 
     >>> from rune import nx
     >>> print(nx.array([[1, 2], [3, 4]]))
@@ -50,7 +51,7 @@ def array(obj, dtype=None) -> Tensor:
         if type(obj) is not Tensor:  # a traced value: tensors are immutable, no copy needed
             return obj if dtype is None else _astype(obj, dtype, "nx.array")
         obj = obj._value
-    return Tensor(_to_numpy(obj, dtype, "nx.array", copy=True))
+    return _tensor_of(obj, dtype, "nx.array", copy=True)
 
 
 def asarray(obj, dtype=None) -> Tensor:
@@ -67,8 +68,6 @@ def asarray(obj, dtype=None) -> Tensor:
     Raises:
       TypeError: an unknown dtype, or data that is not numbers.
       ValueError: nested lists of unequal lengths (ragged), naming where.
-      TracedValueError: a list holding a traced value (stack traced values
-        with nx.stack instead).
 
     >>> from rune import nx
     >>> t = nx.array([1.0, 2.0])
@@ -81,7 +80,7 @@ def asarray(obj, dtype=None) -> Tensor:
         if dtype is None or as_dtype(dtype, "nx.asarray") == obj.dtype:
             return obj
         return _astype(obj, dtype, "nx.asarray")
-    return Tensor(_to_numpy(obj, dtype, "nx.asarray", copy=True))
+    return _tensor_of(obj, dtype, "nx.asarray", copy=True)
 
 
 def create(dtype, shape, values) -> Tensor:
@@ -288,7 +287,8 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor:
     """`num` evenly spaced values from start to stop (included unless endpoint=False).
 
     Args:
-      start, stop: numbers.
+      start, stop: numbers (or 0-d tensors; traced ones too: the values are
+        differentiable in the bounds).
       num: how many values, an int.
       endpoint: include stop as the last value.
       dtype: the element type (nx.float32, its name 'float32', or a Python type
@@ -305,11 +305,35 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor:
     """
     num = _size_arg(num, "nx.linspace", "num")
     dtype = None if dtype is None else as_dtype(dtype, "nx.linspace")
+    if _is_traced(start) or _is_traced(stop):
+        return _traced_linspace(start, stop, num, endpoint, dtype)
     try:
         return Tensor(np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype))
     except TypeError:  # numpy's message names neither the function nor the argument
         raise TypeError(f"nx.linspace: start and stop must be numbers, got {start!r} and "
                         f"{stop!r}") from None
+
+
+def _is_traced(x) -> bool:
+    return isinstance(x, Tensor) and type(x) is not Tensor
+
+
+def _traced_linspace(start, stop, num, endpoint, dtype):
+    """linspace as numpy computes it (start + i * step, the last value set to
+    stop), in operations on the bounds: differentiable in them, as in JAX."""
+    for name, bound in (("start", start), ("stop", stop)):
+        if tuple(getattr(bound, "shape", ())) != ():
+            raise TypeError(f"nx.linspace: {name} must be a number, got a tensor of shape "
+                            f"{tuple(bound.shape)}")
+    div = num - 1 if endpoint else num
+    steps = Tensor(np.arange(num, dtype=np.float64))
+    out = steps * ((stop - start) / div) + start if div > 0 else steps * 0.0 + start
+    if endpoint and num > 1:
+        last = Tensor(np.arange(num) == num - 1)
+        out = _elementwise.where(last, stop, out)
+    if dtype is None and out.dtype.kind not in "fc":
+        dtype = float64
+    return out if dtype is None else _astype(out, dtype, "nx.linspace")
 
 
 def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
@@ -344,9 +368,50 @@ def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
 
 def as_tensor(x, fn: str) -> Tensor:
     """x as a Tensor for the nx function `fn`: tensors (traced ones too) pass as
-    they are; numbers, nested lists and numpy arrays convert (without a copy);
-    anything else (None, strings) raises TypeError naming `fn`."""
-    return x if isinstance(x, Tensor) else Tensor(_to_numpy(x, None, fn))
+    they are; numbers, nested lists and numpy arrays convert (without a copy,
+    except a numpy array under a transformation: a graph or a record keeps it,
+    and the caller may change it later); anything else (None, strings) raises
+    TypeError naming `fn`."""
+    if isinstance(x, Tensor):
+        return x
+    return _tensor_of(x, None, fn, copy=type(x) is np.ndarray and _transforming())
+
+
+def _tensor_of(obj, dtype, fn, copy=False) -> Tensor:
+    """obj as a new tensor; nested lists holding traced values are stacked
+    (differentiably, as JAX does), since numpy cannot copy a traced value."""
+    try:
+        return Tensor(_to_numpy(obj, dtype, fn, copy))
+    except TracedValueError:
+        if _traced(obj) is None:
+            raise
+    return _stacked(obj, dtype, fn)
+
+
+def _stacked(obj, dtype, fn) -> Tensor:
+    from .shapes import stack  # rune.nx.shapes imports this module
+
+    if isinstance(obj, (list, tuple)):
+        _check_not_ragged(obj, fn)
+        out = stack([_stacked(item, None, fn) for item in obj]) if obj else Tensor(
+            np.zeros(0))
+    else:
+        out = obj if isinstance(obj, Tensor) else Tensor(_to_numpy(obj, None, fn))
+    return out if dtype is None else _astype(out, dtype, fn)
+
+
+def _check_not_ragged(obj, fn):
+    ragged = _ragged(obj)
+    if ragged is not None:
+        raise ValueError(f"{fn}: ragged nested sequence: {ragged} (the lists at one depth "
+                         f"must all have the same length)")
+
+
+def _transforming() -> bool:
+    """Whether a transformation is active in this thread."""
+    from ..core import active_traces  # rune.core imports rune.nx: imported when first needed
+
+    return bool(active_traces())
 
 
 def _astype(x, dtype, fn):

@@ -159,13 +159,26 @@ def _index(x, index, fn):
     x = as_tensor(x, fn)
     shape = tuple(x.shape)
     resolved = _resolve(shape, index, fn)
-    if any(type(e) is _Array for e in resolved):
+    if is_advanced(resolved):
         return _advanced(x, shape, resolved)
+    index = basic_index(shape, resolved)
+    return _ix.slice_(x, index=index) if index else x
+
+
+def is_advanced(resolved):
+    """Whether a resolved index holds integer arrays (or masks, made arrays)."""
+    return any(type(e) is _Array for e in resolved)
+
+
+def basic_index(shape, resolved):
+    """The `slice` primitive's param for a resolved basic index (see
+    primitives/indexing.py): the trailing whole axes dropped."""
+    resolved = list(resolved)
     axis = len(shape) - 1  # trailing entries stand for the last axes: drop the whole ones
     while resolved and resolved[-1] == (0, shape[axis], 1):
         resolved.pop()
         axis -= 1
-    return _ix.slice_(x, index=tuple(resolved)) if resolved else x
+    return tuple(resolved)
 
 
 def _advanced(x, shape, resolved):

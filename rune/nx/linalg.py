@@ -15,7 +15,8 @@ from ..primitives import shape as _s
 from .creation import as_tensor
 from .reductions import normalize_axes
 
-__all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm"]
+__all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm", "vector_norm", "matrix_norm",
+           "svdvals"]
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -276,3 +277,78 @@ def _matrix_norm(x, ord, rows, cols, keepdims):
         return out
     raise ValueError(f"nx.linalg.norm: invalid ord {ord!r} for a matrix norm; expected "
                      f"{_MATRIX_ORDS}")
+
+
+def vector_norm(x, axis=None, keepdims=False, ord=2):  # noqa: A002  (the standard's name)
+    """A vector norm over `axis` (numpy.linalg.vector_norm): all axes by default.
+
+    Args:
+      x: a tensor (or numpy array, nested lists).
+      axis: None (every element, as one vector), an int or a tuple of ints.
+      keepdims: keep the normed axes with size 1.
+      ord: 2 (Euclidean), 1, inf, -inf, 0 or another number (see `norm`).
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an unknown ord, or an axis out of range or repeated.
+
+    >>> from rune import nx
+    >>> print(nx.linalg.vector_norm(nx.array([[3.0], [4.0]])))
+    float64 [] 5
+    """
+    fn = "nx.linalg.vector_norm"
+    x = _inexact(as_tensor(x, fn))
+    axes = tuple(range(x.ndim)) if axis is None else axis
+    positions = normalize_axes(axes, x.ndim, fn)
+    if len(set(positions)) != len(positions):
+        raise ValueError(f"{fn}: axis={axis!r} repeats an axis")
+    return _vector_norm(x, ord, positions, keepdims)
+
+
+def matrix_norm(x, keepdims=False, ord="fro"):  # noqa: A002  (the standard's name)
+    """A matrix norm over the last two axes (numpy.linalg.matrix_norm).
+
+    Args:
+      x: a tensor with at least two axes (or numpy array, nested lists).
+      keepdims: keep the last two axes with size 1.
+      ord: 'fro', 'nuc', 1, -1, 2, -2, inf or -inf (see `norm`).
+
+    Raises:
+      TypeError: x is not numeric.
+      ValueError: fewer than two axes, or an unknown ord.
+
+    >>> from rune import nx
+    >>> print(nx.linalg.matrix_norm(nx.array([[3.0, 0.0], [0.0, 4.0]]), ord=1))
+    float64 [] 4
+    """
+    x = _inexact(as_tensor(x, "nx.linalg.matrix_norm"))
+    if x.ndim < 2:
+        raise ValueError(f"nx.linalg.matrix_norm: expected at least 2 axes, got shape {x.shape}")
+    return _matrix_norm(x, ord, x.ndim - 2, x.ndim - 1, keepdims)
+
+
+def svdvals(x):
+    """The singular values of the matrices in x's last two axes, largest first.
+
+    Differentiable once (their second derivative raises NotImplementedError,
+    as for the singular-value norms).
+
+    Args:
+      x: a tensor with at least two axes (or numpy array, nested lists).
+
+    Raises:
+      TypeError: x is not numeric.
+      ValueError: fewer than two axes.
+
+    >>> from rune import nx
+    >>> print(nx.round(nx.linalg.svdvals(nx.array([[0.0, 2.0], [3.0, 0.0]])), 12))
+    float64 [2] [3, 2]
+    """
+    x = _inexact(as_tensor(x, "nx.linalg.svdvals"))
+    if x.ndim < 2:
+        raise ValueError(f"nx.linalg.svdvals: expected at least 2 axes, got shape {x.shape}")
+    return _l.singular_values(x)
+
+
+def _inexact(x):
+    return x if x.dtype.kind in "fc" else _e.astype(x, dtype=np.dtype(np.float64))

@@ -12,6 +12,9 @@ made in float64 and converted, so a float32 draw is the float64 draw rounded.
 
 from __future__ import annotations
 
+import contextlib
+import threading
+
 import numpy as np
 
 from .creation import _shape_arg
@@ -19,6 +22,43 @@ from .dtypes import as_dtype, float64, int64
 from .tensor import Tensor
 
 __all__ = ["default_rng", "Generator"]
+
+
+class _Recorders(threading.local):
+    """The draws being watched in this thread: `rune.checkpoint` notes the
+    state of each generator before f's first draw from it, to replay them."""
+
+    def __init__(self):
+        self.active: list[dict] = []
+
+
+_recorders = _Recorders()
+
+
+@contextlib.contextmanager
+def recording_states():
+    """Yields a dict filled, during the block, with the state each generator
+    had before its first draw: {id: (bit generator, state)}."""
+    states: dict = {}
+    _recorders.active.append(states)
+    try:
+        yield states
+    finally:
+        _recorders.active.pop()
+
+
+@contextlib.contextmanager
+def replaying(states):
+    """During the block the generators are back in the recorded states (the
+    same numbers are drawn again); after it they are as they were before it."""
+    now = [(bits, bits.state) for bits, _ in states.values()]
+    for bits, state in states.values():
+        bits.state = state
+    try:
+        yield
+    finally:
+        for bits, state in now:
+            bits.state = state
 
 
 def default_rng(seed=None) -> Generator:
@@ -130,7 +170,15 @@ class Generator:
         if not low < high:
             raise ValueError(f"Generator.integers: the range [{low}, {high}) is empty")
         shape = None if size is None else _shape_arg(size, "Generator.integers")
+        self._note_state()
         return Tensor(np.asarray(self._rng.integers(low, high, shape, dtype=dtype)))
+
+    def _note_state(self):
+        """Tell the active recorders (checkpoints) this generator's state before it draws."""
+        for states in _recorders.active:
+            bits = self._rng.bit_generator
+            if id(bits) not in states:
+                states[id(bits)] = (bits, bits.state)
 
     def _draw(self, sample, size, params, dtype, name):
         dtype = _checked_dtype(dtype, "f", name, "a float")
@@ -139,6 +187,7 @@ class Generator:
                                           for p in params])
         else:
             shape = _shape_arg(size, f"Generator.{name}")
+        self._note_state()
         return Tensor(np.asarray(sample(shape)).astype(dtype))
 
 

@@ -18,7 +18,7 @@ from .creation import as_tensor
 from .tensor import Tensor, broadcast_error
 
 __all__ = [
-    "sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "cumsum",
+    "sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "cumsum", "cumprod",
     "all", "any", "logsumexp", "softmax", "log_softmax", "allclose",
 ]
 
@@ -156,7 +156,10 @@ def _var(x, axis, keepdims, ddof, fn):
 def std(x, axis=None, keepdims=False, ddof=0):
     """The standard deviation over `axis`: the square root of `nx.var`.
 
-    Its derivative is infinite where the variance is zero (as sqrt's at 0).
+    Where the variance is zero (all elements equal) its derivative is NaN,
+    as in JAX: sqrt's slope at 0 is infinite and the variance's is zero, and
+    inf * 0 is NaN (see the Kinks and NaNs page). To get a finite one there,
+    take nx.sqrt(nx.var(x) + eps) or use the double-where trick.
 
     Args:
       x: a tensor, numpy array, number or nested lists of numbers.
@@ -302,10 +305,37 @@ def cumsum(x, axis=None):
     >>> print(nx.cumsum(nx.array([1.0, 2.0, 3.0])))
     float64 [3] [1, 3, 6]
     """
-    x = as_tensor(x, "nx.cumsum")
+    x, axis = _running_axis(x, axis, "nx.cumsum")
+    return _r.cumsum(x, axis=axis, reverse=False)
+
+
+def cumprod(x, axis=None):
+    """Running products along `axis` (of the flattened tensor when axis is None).
+
+    The derivative divides by nothing, so it is exact where x has zeros.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int, or None to flatten x first.
+
+    Raises:
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: axis out of range.
+
+    >>> from rune import nx
+    >>> print(nx.cumprod(nx.array([1.0, 2.0, 3.0])))
+    float64 [3] [1, 2, 6]
+    """
+    x, axis = _running_axis(x, axis, "nx.cumprod")
+    return _r.cumprod(x, axis=axis)
+
+
+def _running_axis(x, axis, fn):
+    """x and the axis of a running sum or product: axis None flattens x."""
+    x = as_tensor(x, fn)
     if axis is None:
-        x, axis = _s.reshape(x, shape=(x.size,)), 0
-    return _r.cumsum(x, axis=normalize_axis(axis, len(x.shape), "nx.cumsum"), reverse=False)
+        return _s.reshape(x, shape=(x.size,)), 0
+    return x, normalize_axis(axis, len(x.shape), fn)
 
 
 def all(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)

@@ -9,6 +9,8 @@ transformations pass to a function.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 
@@ -160,6 +162,11 @@ class Tensor:
         return _ops.transpose(self)
 
     @property
+    def mT(self) -> Tensor:
+        """The tensor with its last two axes swapped (`nx.matrix_transpose(t)`)."""
+        return _ops.matrix_transpose(self)
+
+    @property
     def real(self) -> Tensor:
         """The real part (`nx.real(t)`)."""
         return _ops.real(self)
@@ -168,6 +175,36 @@ class Tensor:
     def imag(self) -> Tensor:
         """The imaginary part (`nx.imag(t)`)."""
         return _ops.imag(self)
+
+    @property
+    def at(self):
+        """Functional indexed updates, as JAX's: `t.at[index].set(v)` is t with v
+        written at index, a new tensor (t does not change).
+
+        `t.at[index]` has the methods `set(v)`, `add(v)`, `multiply(v)`,
+        `divide(v)`, `min(v)`, `max(v)` (each returns the updated tensor) and
+        `get()` (`t[index]`). The index is any numpy index: ints, slices,
+        None, `...`, integer arrays (traced ones too) and boolean masks (not
+        traced). v broadcasts to the shape of `t[index]` and takes t's dtype.
+        A place that integer arrays name several times receives every value:
+        `add` sums them, `multiply` multiplies, `min` and `max` take the
+        extremum, and `set` keeps the last, as numpy's `t[index] = v`.
+        Differentiable in t and in v at any order, in both modes, under
+        vmap (batched indices too) and jit.
+
+        Raises (from the methods): IndexError for an index out of range or
+        invalid; ValueError when v does not broadcast to `t[index]`;
+        TypeError for `min`/`max` of complex tensors; rune.TracedValueError
+        for a traced boolean mask.
+
+        >>> from rune import nx
+        >>> t = nx.zeros((2, 3))
+        >>> print(t.at[0, 1:].set(1.0).at[[1, 1], 0].add(2.0))
+        float64 [2, 3]
+        [[0, 1, 1],
+         [4, 0, 0]]
+        """
+        return _ops.updates.IndexUpdates(self)
 
     # -------------------------------------------------------- reading values
     def _concrete(self, read, lossless=False):
@@ -366,6 +403,27 @@ class Tensor:
         """The running sum along `axis`: `nx.cumsum(t, ...)`."""
         return _ops.cumsum(self, axis=axis)
 
+    def cumprod(self, axis=None):
+        """The running product along `axis`: `nx.cumprod(t, ...)`."""
+        return _ops.cumprod(self, axis=axis)
+
+    def sort(self, axis=-1, *, descending=False, stable=True):
+        """The tensor sorted along `axis`, a new tensor (as JAX's; numpy's sorts in
+        place): `nx.sort(t, ...)`."""
+        return _ops.sort(self, axis, descending=descending, stable=stable)
+
+    def argsort(self, axis=-1, *, descending=False, stable=True):
+        """The indices that sort the tensor along `axis`: `nx.argsort(t, ...)`."""
+        return _ops.argsort(self, axis, descending=descending, stable=stable)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        """Where v's elements go in this sorted vector: `nx.searchsorted(t, v, ...)`."""
+        return _ops.searchsorted(self, v, side=side, sorter=sorter)
+
+    def nonzero(self, *, size=None, fill_value=None):
+        """The indices of the nonzero elements, one tensor per axis: `nx.nonzero(t)`."""
+        return _ops.nonzero(self, size=size, fill_value=fill_value)
+
     def all(self, axis=None, keepdims=False):
         """Whether every element over `axis` is true: `nx.all(t, ...)`."""
         return _ops.all(self, axis=axis, keepdims=keepdims)
@@ -374,9 +432,41 @@ class Tensor:
         """Whether some element over `axis` is true: `nx.any(t, ...)`."""
         return _ops.any(self, axis=axis, keepdims=keepdims)
 
+    def dot(self, other):
+        """The dot product with other (`nx.dot(t, other)`)."""
+        return _ops.dot(self, other)
+
+    def swapaxes(self, axis1, axis2):
+        """The tensor with two axes exchanged (`nx.swapaxes`)."""
+        return _ops.swapaxes(self, axis1, axis2)
+
+    def repeat(self, repeats, axis=None):
+        """Each element repeated along `axis` (`nx.repeat`)."""
+        return _ops.repeat(self, repeats, axis)
+
+    def take(self, indices, axis=None):
+        """Elements at `indices` along `axis` (`nx.take`)."""
+        return _ops.take(self, indices, axis)
+
+    def trace(self, offset=0, axis1=0, axis2=1):
+        """The sum of a diagonal (`nx.trace`)."""
+        return _ops.trace(self, offset, axis1, axis2)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        """A diagonal, as the last axis (`nx.diagonal`)."""
+        return _ops.diagonal(self, offset, axis1, axis2)
+
+    def copy(self):
+        """A tensor with the same values (`nx.copy`)."""
+        return _ops.copy(self)
+
     def __getitem__(self, index):
         """Indexing and slicing as numpy's basic and advanced indexing (`nx.getitem`)."""
         return _ops.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        raise TypeError("'Tensor' object does not support item assignment: tensors never "
+                        "change; t.at[index].set(value) returns the updated tensor")
 
     # Operators call the primitives directly: they are the hot path of user code.
     __add__, __radd__ = _binary("add", "+"), _binary("add", "+", reflected=True)
@@ -417,6 +507,34 @@ class Tensor:
 
 def _identity(x):
     return x
+
+
+def _numpy_options(tensor, method, dtype, out):
+    """The tensor a reduction method works on, given numpy's keywords: `numpy.sum(t)`
+    calls `t.sum(axis=None, dtype=None, out=None)`. A dtype converts first; an out
+    array cannot receive the result (tensors are immutable), so it raises."""
+    if out is not None:
+        raise TypeError(f"Tensor.{method}: out= is not supported (tensors are immutable); "
+                        f"use the tensor it returns")
+    return tensor if dtype is None else _ops.astype(tensor, dtype)
+
+
+def _accepting_numpy_keywords(method):
+    """`method` also taking numpy's dtype= and out= keywords (see `_numpy_options`)."""
+
+    @functools.wraps(method)
+    def wrapped(self, *args, dtype=None, out=None, **kwargs):
+        return method(_numpy_options(self, method.__name__, dtype, out), *args, **kwargs)
+
+    return wrapped
+
+
+# numpy's reductions (numpy.sum(t), numpy.mean(t)...) call these methods with
+# dtype= and out=: each reduction method the class has accepts them.
+for _name in ("sum", "mean", "prod", "max", "min", "var", "std", "argmax", "argmin", "cumsum",
+              "cumprod", "all", "any"):
+    if _name in vars(Tensor):
+        setattr(Tensor, _name, _accepting_numpy_keywords(vars(Tensor)[_name]))
 
 
 # The operations that the methods call need Tensor themselves, so they are

@@ -197,6 +197,25 @@ square = elementwise("square", np.square, (lambda ans, x: 2 * x,))
 reciprocal = elementwise("reciprocal", np.reciprocal, (lambda ans, x: negative(ans * ans),))
 
 
+exp2 = elementwise("exp2", np.exp2, (lambda ans, x: ans * _LN2,))
+cbrt = elementwise("cbrt", np.cbrt, (lambda ans, x: 1 / (3 * ans * ans),))  # cbrt'(0) = inf
+
+
+def _hypot_share(mine, ans):
+    """d hypot(x, y) / dx = x / hypot: taken as 0 at the origin (a kink, as abs'(0))."""
+    at_origin = equal(ans, 0)
+    return where(at_origin, 0, mine / where(at_origin, 1, ans))
+
+
+hypot = elementwise("hypot", np.hypot, (lambda ans, x, y: _hypot_share(x, ans),
+                                        lambda ans, x, y: _hypot_share(y, ans)))
+# d log(e^x + e^y) / dx = e^(x - ans): a weight in [0, 1], never overflowing.
+logaddexp = elementwise("logaddexp", np.logaddexp, (lambda ans, x, y: exp(x - ans),
+                                                    lambda ans, x, y: exp(y - ans)))
+logaddexp2 = elementwise("logaddexp2", np.logaddexp2, (lambda ans, x, y: exp2(x - ans),
+                                                       lambda ans, x, y: exp2(y - ans)))
+
+
 def _sigmoid_impl(x):
     x = np.asarray(x)
     if x.dtype.kind == "c":
@@ -352,3 +371,8 @@ isnan = _piecewise_constant("isnan", np.isnan, 1)
 isfinite = _piecewise_constant("isfinite", np.isfinite, 1)
 isinf = _piecewise_constant("isinf", np.isinf, 1)
 logical_xor = _piecewise_constant("logical_xor", np.logical_xor)
+trunc = _piecewise_constant("trunc", np.trunc, 1)
+signbit = _piecewise_constant("signbit", np.signbit, 1)
+# C's fmod: x - trunc(x / y) * y, with the sign of x (mod has y's).
+fmod = elementwise("fmod", np.fmod, (lambda ans, x, y: 1,
+                                     lambda ans, x, y: negative(trunc(x / y))))

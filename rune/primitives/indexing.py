@@ -9,6 +9,8 @@ Two transpose pairs, each linear in its tensor argument:
   scatter_add(c, *indices) zeros with c added at [i0, i1, ...], repeated
                            indices accumulating (np.add.at): gather's transpose
 
+The functional updates of `x.at[...]` have their own family, updates.py.
+
 `index` is a hashable tuple of entries, each an int, a `(start, stop, step)`
 triple, or None (a new axis of size 1); axes after the last entry are kept
 whole. The `nx` functions build it in canonical form (ints in range, slices
@@ -162,10 +164,12 @@ def _batch_gather(values, dims):
     return gather(x, _batch_arange(size, rank), *indices), 0
 
 
-def _batch_scatter_add(values, dims, shape):
-    size, indices, rank = _aligned_indices(values, dims)
-    ct = _shape.batched_front(values[0], dims[0], size)
-    return scatter_add(ct, _batch_arange(size, rank), *indices, shape=(size,) + shape), 0
+def _batch_scatter(prim):
+    def batch(values, dims, shape):
+        size, indices, rank = _aligned_indices(values, dims)
+        ct = _shape.batched_front(values[0], dims[0], size)
+        return prim.call(ct, _batch_arange(size, rank), *indices, shape=(size,) + shape), 0
+    return batch
 
 
 def _gather_jvp(primals, tangents):
@@ -191,5 +195,5 @@ scatter_add_p = Primitive("scatter_add", _scatter_add_impl,
                           lambda ct, *indices, shape: (shape, ct.dtype))
 scatter_add_p.jvp = _scatter_add_jvp
 scatter_add_p.transpose_rules = _OperandOnly(lambda ct, c, *indices, shape: gather(ct, *indices))
-scatter_add_p.batch = _batch_scatter_add
+scatter_add_p.batch = _batch_scatter(scatter_add_p)
 scatter_add = binder(scatter_add_p)

@@ -133,12 +133,12 @@ def _exclusive_products(x):
     return out
 
 
-def _shift_right(x, step):
-    """x moved `step` places along its last axis; the first `step` entries are 1."""
+def _shift_right(x, step, fill=1):
+    """x moved `step` places along its last axis; the first `step` entries are `fill`."""
     shape = tuple(x.shape)
     lead, n = _ix.full_index(shape[:-1]), shape[-1]
     head = _ix.slice_(x, index=lead + ((0, n - step, 1),))
-    return _ix.pad(head, shape=shape, index=lead + ((step, n, 1),), value=1)
+    return _ix.pad(head, shape=shape, index=lead + ((step, n, 1),), value=fill)
 
 
 def _reverse_last(x):
@@ -195,3 +195,36 @@ cumsum_p.transpose_rules = (lambda ct, x, axis, reverse:
                             cumsum(ct, axis=axis, reverse=not reverse),)
 cumsum_p.batch = _batch_cumsum
 cumsum = binder(cumsum_p)
+
+# ---------------------------------------------------------------- cumprod
+
+
+def _cumprod_jvp(primals, tangents, axis):
+    """y_i = y_(i-1) x_i, so dy_i = x_i dy_(i-1) + y_(i-1) t_i: a linear recurrence,
+    solved by a Hillis-Steele scan of the maps z -> a z + b (composing two
+    maps multiplies their a's and carries b). No division: zeros are exact."""
+    x, = primals
+    out = cumprod(x, axis=axis)
+    t = tangents[0]
+    if t is None or x.shape[axis] == 0:
+        return out, t
+    last = len(x.shape) - 1
+    a, y, t = (_shape.moveaxis(v, axis, last) for v in (x, out, t))
+    b = _e.multiply(t, _shift_right(y, 1))
+    step = 1
+    while step < x.shape[axis]:
+        b = _e.add(b, _e.multiply(a, _shift_right(b, step, fill=0)))
+        a = _e.multiply(a, _shift_right(a, step))
+        step *= 2
+    return out, _shape.moveaxis(b, last, axis)
+
+
+def _batch_cumprod(values, dims, axis):
+    return cumprod(_shape._move_to_front(values[0], dims[0]), axis=axis + 1), 0
+
+
+cumprod_p = Primitive("cumprod", lambda x, axis: np.cumprod(x, axis=axis), lambda x, axis: (
+    tuple(x.shape), np.cumprod(np.ones((1,), x.dtype)).dtype))
+cumprod_p.jvp = _cumprod_jvp
+cumprod_p.batch = _batch_cumprod
+cumprod = binder(cumprod_p)

@@ -1,0 +1,472 @@
+"""Statistics: quantile, median, cov, corrcoef, histogram...
+
+Compositions of the other families, so derivatives come with them:
+quantiles pass the derivative of the two order statistics they lie
+between (weighted as the interpolation weighs them), `cov` and `corrcoef`
+are differentiable in the data and the weights. `histogram`'s counts do not
+move with the data (its weighted sums are linear in the weights);
+`count_nonzero` is an integer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..primitives import elementwise as _e
+from ..primitives import indexing as _ix
+from ..primitives import reduce as _r
+from ..primitives import shape as _s
+from ..primitives import sorting as _st
+from .comparisons import clip, where
+from .creation import as_tensor
+from .math import sqrt
+from .products import matmul
+from .reductions import max as _max, mean, min as _min, normalize_axes, sum as _sum
+from .shapes import concatenate
+from .tensor import Tensor, TracedValueError
+
+__all__ = [
+    "quantile", "percentile", "median", "ptp", "cov", "corrcoef", "count_nonzero", "bincount",
+    "histogram",
+]
+
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
+            "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+            "weibull", "median_unbiased", "normal_unbiased")
+
+
+def _float(x):
+    return x if x.dtype.kind in "fc" else _e.astype(x, dtype=np.dtype(np.float64))
+
+
+def _to_front(a, axis, fn):
+    """a with the axes `axis` (None: all) merged into one first axis; and the
+    shape keepdims gives the result (per quantile)."""
+    axes = normalize_axes(axis, a.ndim, fn)
+    others = tuple(i for i in range(a.ndim) if i not in axes)
+    kept = tuple(1 if i in axes else n for i, n in enumerate(a.shape))
+    moved = _s.transpose(a, axes=axes + others) if axes + others != tuple(range(a.ndim)) else a
+    n = int(np.prod([a.shape[i] for i in axes], dtype=np.int64))
+    return _s.reshape(moved, shape=(n,) + tuple(a.shape[i] for i in others)), kept
+
+
+def quantile(a, q, axis=None, method="linear", keepdims=False):
+    """The q-th quantiles of a along `axis`, as numpy's (default method "linear").
+
+    The result's shape is q's shape followed by the axes not reduced. The
+    derivative flows to the two order statistics a quantile lies between
+    (and, for "linear" and "midpoint", to q).
+
+    Args:
+      a: a tensor (or numpy array, nested lists).
+      q: a number or tensor of probabilities in [0, 1].
+      axis: None (all axes), an int or a tuple of ints.
+      method: "linear" (interpolate, the default), "lower", "higher",
+        "midpoint", "nearest", or one of Hyndman and Fan's: "inverted_cdf",
+        "averaged_inverted_cdf", "closest_observation",
+        "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+        "normal_unbiased".
+      keepdims: keep the reduced axes with size 1.
+
+    Raises:
+      TypeError: a or q is not numeric, or an axis is not an int.
+      ValueError: q outside [0, 1], an unknown method, an axis out of range,
+        or no elements along the axes.
+
+    >>> from rune import nx
+    >>> print(nx.quantile(nx.array([1.0, 2.0, 3.0, 4.0]), nx.array([0.5, 0.9])))
+    float64 [2] [2.5, 3.7]
+    """
+    return _quantile(a, q, axis, method, keepdims, "nx.quantile")
+
+
+def percentile(a, q, axis=None, method="linear", keepdims=False):
+    """The q-th percentiles of a along `axis` (`quantile` of q / 100).
+
+    Args:
+      a: a tensor (or numpy array, nested lists).
+      q: a number or tensor of percentages in [0, 100].
+      axis: None (all axes), an int or a tuple of ints.
+      method: "linear" (the default) or another of quantile's methods.
+      keepdims: keep the reduced axes with size 1.
+
+    Raises:
+      TypeError: a or q is not numeric, or an axis is not an int.
+      ValueError: q outside [0, 100], an unknown method, an axis out of range.
+
+    >>> from rune import nx
+    >>> print(nx.percentile(nx.array([[1.0, 5.0], [3.0, 7.0]]), 50, axis=0))
+    float64 [2] [2, 6]
+    """
+    q = as_tensor(q, "nx.percentile")
+    return _quantile(a, _e.divide(q, 100), axis, method, keepdims, "nx.percentile", 100)
+
+
+def median(a, axis=None, keepdims=False):
+    """The median of a along `axis` (the mean of the two middle values for an even count).
+
+    Args:
+      a: a tensor (or numpy array, nested lists).
+      axis: None (all axes), an int or a tuple of ints.
+      keepdims: keep the reduced axes with size 1.
+
+    Raises:
+      TypeError: a is not numeric, or an axis is not an int.
+      ValueError: an axis out of range, or no elements.
+
+    >>> from rune import nx
+    >>> print(nx.median(nx.array([3.0, 1.0, 4.0, 1.0])))
+    float64 [] 2
+    """
+    return _quantile(a, 0.5, axis, "midpoint", keepdims, "nx.median")
+
+
+def _quantile(a, q, axis, method, keepdims, fn, scale=1):
+    a = _float(as_tensor(a, fn))
+    q = _float(as_tensor(q, fn))
+    if method not in _METHODS:
+        raise ValueError(f"{fn}: unknown method {method!r}; expected one of {_METHODS}")
+    known = _known(q)
+    if known is not None and np.any((known < 0) | (known > 1)):
+        raise ValueError(f"{fn}: q must be in [0, {scale}], got {known * scale}")
+    flat, kept = _to_front(a, axis, fn)
+    n = flat.shape[0]
+    if n == 0:
+        raise ValueError(f"{fn}: there are no elements to take a quantile of")
+    low, high, weight = _places(method, q, n)
+    ordered = _order_statistics(flat, low, high)
+    below, above = _ix.gather(ordered, low), _ix.gather(ordered, high)
+    if weight is None:
+        out = below
+    else:  # numpy's lerp, exact at both ends
+        weight = _s.reshape(weight, shape=tuple(q.shape) + (1,) * (len(ordered.shape) - 1))
+        step = _e.subtract(above, below)
+        out = where(_e.less(weight, 0.5), _e.add(below, _e.multiply(step, weight)),
+                    _e.subtract(above, _e.multiply(step, _e.subtract(1, weight))))
+    if ordered.dtype.kind == "f":  # as numpy: NaN among the data makes every quantile NaN
+        out = where(_r.any(_e.isnan(flat), axis=(0,), keepdims=False), np.nan, out)
+    if keepdims:
+        out = _s.reshape(out, shape=tuple(q.shape) + kept)
+    return out
+
+
+# Hyndman and Fan's continuous methods: the virtual index n q + alpha + q (1 - alpha - beta) - 1.
+_ALPHA_BETA = {"interpolated_inverted_cdf": (0, 1), "hazen": (0.5, 0.5), "weibull": (0, 0),
+               "median_unbiased": (1 / 3, 1 / 3), "normal_unbiased": (3 / 8, 3 / 8)}
+
+
+def _places(method, q, n):
+    """The order statistics below and above each quantile (int tensors) and the
+    weight of the one above (None: take the one below), as numpy's methods
+    define them. The weight moves with q, so continuous methods have a
+    derivative in q."""
+    def index(v):
+        return _e.astype(clip(v, 0, n - 1), dtype=np.dtype(np.intp))
+
+    if method in ("lower", "higher", "nearest"):
+        position = _e.multiply(q, n - 1)
+        rounded = {"lower": _e.floor, "higher": _e.ceil,
+                   "nearest": lambda v: _e.round_(v, decimals=0)}[method](position)
+        return index(rounded), index(rounded), None
+    if method in ("inverted_cdf", "closest_observation"):
+        virtual = _e.subtract(_e.multiply(q, n), 1 if method == "inverted_cdf" else 1.5)
+        previous = _e.floor(virtual)
+        stay = _e.equal(virtual, previous)
+        if method == "closest_observation":  # the even order statistic (1-based) at a tie
+            stay = _e.logical_and(stay, _e.equal(_e.mod(previous, 2), 1))
+        chosen = index(where(stay, previous, _e.add(previous, 1)))
+        return chosen, chosen, None
+    if method == "midpoint":
+        position = _e.multiply(q, n - 1)
+        low, high = _e.floor(position), _e.ceil(position)
+        return index(low), index(high), where(_e.equal(low, high), 0.0, 0.5)
+    if method in ("linear", "averaged_inverted_cdf"):
+        virtual = _e.multiply(q, n - 1) if method == "linear" else _e.subtract(
+            _e.multiply(q, n), 1)
+    else:
+        alpha, beta = _ALPHA_BETA[method]
+        virtual = _e.subtract(_e.add(_e.multiply(q, n), _e.add(alpha, _e.multiply(
+            q, 1 - alpha - beta))), 1)
+    previous = _e.floor(virtual)
+    weight = _e.subtract(virtual, previous)
+    if method == "averaged_inverted_cdf":
+        weight = where(_e.equal(weight, 0), 0.5, 1.0)
+    return index(previous), index(_e.add(previous, 1)), weight
+
+
+def _order_statistics(flat, low, high):
+    """flat with (at least) the elements at places low and high in their sorted
+    places: a partition around them when they are known (numpy's way, linear
+    time), else a whole sort."""
+    low, high = _known(low), _known(high)
+    if low is None or high is None:
+        return _st.sort(flat, axis=0)
+    places = np.unique(np.concatenate([low.ravel(), high.ravel()]))
+    order = _st.argpartition(flat, kth=tuple(places.tolist()), axis=0)
+    return _st.take_along_axis(flat, order, 0)
+
+
+def _known(t):
+    try:
+        return np.asarray(t._concrete("a check of the values", lossless=True))
+    except TracedValueError:
+        return None
+
+
+def ptp(a, axis=None, keepdims=False):
+    """The range of a along `axis`: max - min ("peak to peak").
+
+    Args:
+      a: a tensor (or numpy array, nested lists).
+      axis: None (all axes), an int or a tuple of ints.
+      keepdims: keep the reduced axes with size 1.
+
+    Raises:
+      TypeError: a is not numeric, or an axis is not an int.
+      ValueError: an axis out of range, or no elements.
+
+    >>> from rune import nx
+    >>> print(nx.ptp(nx.array([[1.0, 5.0], [3.0, 2.0]]), axis=1))
+    float64 [2] [4, 1]
+    """
+    return _e.subtract(_max(a, axis=axis, keepdims=keepdims), _min(a, axis=axis,
+                                                                    keepdims=keepdims))
+
+
+def _variables(m, y, rowvar, fn):
+    """The observations as a 2-d tensor, one row per variable."""
+    m = _float(as_tensor(m, fn))
+    if m.ndim > 2:
+        raise ValueError(f"{fn}: m has more than 2 axes (shape {m.shape})")
+    rows = _s.reshape(m, shape=(1, m.size)) if m.ndim < 2 else (m if rowvar else m.T)
+    if y is not None:
+        y = _float(as_tensor(y, fn))
+        y_rows = _s.reshape(y, shape=(1, y.size)) if y.ndim < 2 else (y if rowvar else y.T)
+        rows = concatenate([rows, y_rows], axis=0)
+    return rows
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None):
+    """The covariance matrix of the variables in m (and y), as numpy's cov.
+
+    Args:
+      m: a 1-d or 2-d tensor: each row a variable, each column an
+        observation (the other way round when rowvar is False).
+      y: more variables, in m's layout, or None.
+      rowvar: whether rows (True) or columns (False) are the variables.
+      bias: normalize by N instead of N - 1.
+      ddof: overrides bias: normalize by N - ddof.
+      fweights: integer frequency weights of the observations, or None.
+      aweights: observation weights (importance), or None.
+
+    Raises:
+      TypeError: an argument is not numeric.
+      ValueError: m with more than 2 axes, or weights of the wrong length.
+
+    >>> from rune import nx
+    >>> print(nx.cov(nx.array([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])))
+    float64 [2, 2]
+    [[ 1, -1],
+     [-1,  1]]
+    """
+    fn = "nx.cov"
+    x = _variables(m, y, rowvar, fn)
+    n = x.shape[1]
+    ddof = (0 if bias else 1) if ddof is None else ddof
+    w = None
+    for weights, name in ((fweights, "fweights"), (aweights, "aweights")):
+        if weights is not None:
+            weights = _float(as_tensor(weights, fn))
+            if weights.shape != (n,):
+                raise ValueError(f"{fn}: {name} must have shape ({n},), got {weights.shape}")
+            w = weights if w is None else _e.multiply(w, weights)
+    if w is None:
+        centered = _e.subtract(x, mean(x, axis=1, keepdims=True))
+        factor = n - ddof
+        weighted = centered
+    else:
+        total = _sum(w)
+        centered = _e.subtract(x, _e.divide(_sum(_e.multiply(x, w), axis=1, keepdims=True),
+                                            total))
+        factor = total - ddof if aweights is None else _e.subtract(
+            total, _e.divide(_e.multiply(ddof, _sum(_e.multiply(w, as_tensor(aweights, fn)))),
+                             total))
+        weighted = _e.multiply(centered, w)
+    conj = _e.conj(centered) if centered.dtype.kind == "c" else centered
+    c = _e.divide(matmul(weighted, conj.T), factor)
+    return _s.reshape(c, shape=()) if c.shape == (1, 1) else c
+
+
+def corrcoef(x, y=None, rowvar=True):
+    """The Pearson correlation coefficients of the variables in x (and y).
+
+    Args:
+      x: a 1-d or 2-d tensor of variables (rows) and observations (columns).
+      y: more variables, in x's layout, or None.
+      rowvar: whether rows (True) or columns (False) are the variables.
+
+    Raises:
+      TypeError: an argument is not numeric.
+      ValueError: x with more than 2 axes.
+
+    >>> from rune import nx
+    >>> print(nx.corrcoef(nx.array([1.0, 2.0, 3.0]), nx.array([3.0, 1.0, -1.0])))
+    float64 [2, 2]
+    [[ 1, -1],
+     [-1,  1]]
+    """
+    c = cov(x, y, rowvar)
+    if c.ndim == 0:
+        return _e.divide(c, c)
+    d = sqrt(_e.real(_ix.gather(c, Tensor(np.arange(c.shape[0])), Tensor(np.arange(c.shape[0])))))
+    r = _e.divide(_e.divide(c, _s.reshape(d, shape=(d.shape[0], 1))), d)
+    return clip(r, -1, 1) if r.dtype.kind != "c" else r
+
+
+def count_nonzero(a, axis=None, keepdims=False):
+    """The number of nonzero elements of a along `axis` (an integer tensor).
+
+    Args:
+      a: a tensor (or numpy array, nested lists).
+      axis: None (all axes), an int or a tuple of ints.
+      keepdims: keep the reduced axes with size 1.
+
+    Raises:
+      TypeError: a is not numeric, or an axis is not an int.
+      ValueError: an axis out of range.
+
+    >>> from rune import nx
+    >>> print(nx.count_nonzero(nx.array([[0, 1], [2, 3]]), axis=0))
+    int64 [2] [1, 2]
+    """
+    a = as_tensor(a, "nx.count_nonzero")
+    axes = normalize_axes(axis, a.ndim, "nx.count_nonzero")
+    return _r.sum(_e.astype(_e.not_equal(a, 0), dtype=np.dtype(np.intp)), axis=axes,
+                  keepdims=keepdims)
+
+
+def bincount(x, weights=None, minlength=0, *, length=None):
+    """How many times each value 0, 1, 2... occurs in the non-negative integers
+    x (with weights, the sum of their weights: differentiable in the weights).
+
+    The result has max(x) + 1 entries (at least minlength), which reads x's
+    values: under jit and vmap give `length` (as in JAX); larger values are
+    then not counted.
+
+    Args:
+      x: a 1-d tensor of non-negative integers.
+      weights: a tensor of x's shape, or None (each element counts 1).
+      minlength: the least number of entries.
+      length: the exact number of entries, or None.
+
+    Raises:
+      TypeError: x is not integers, or weights are not numeric.
+      ValueError: x not 1-d, negative values, or weights of another shape.
+      rune.TracedValueError: length not given under jit or vmap.
+
+    >>> from rune import nx
+    >>> print(nx.bincount(nx.array([0, 2, 2, 3])), nx.bincount(nx.array([1, 1]), [0.5, 2.0]))
+    int64 [4] [1, 0, 2, 1] float64 [2] [0, 2.5]
+    """
+    fn = "nx.bincount"
+    x = as_tensor(x, fn)
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"{fn}: x must hold integers, got {x.dtype}")
+    if x.ndim != 1:
+        raise ValueError(f"{fn}: x must be 1-d, got shape {x.shape}")
+    values = _known(x)
+    if values is not None and values.size and values.min() < 0:
+        raise ValueError(f"{fn}: x must not be negative, got {values.min()}")
+    if length is None:
+        if values is None:
+            raise TracedValueError(f"{fn}: the number of bins is max(x) + 1, which reads x's "
+                                   f"values; give length= under jit and vmap")
+        length = max(int(values.max()) + 1 if values.size else 0, minlength)
+    if weights is None:
+        counts = Tensor(np.ones(x.shape, np.intp))
+    else:
+        counts = as_tensor(weights, fn)
+        if counts.shape != x.shape:
+            raise ValueError(f"{fn}: weights must have x's shape {x.shape}, got {counts.shape}")
+    inside = _e.less(x, length)  # with length given, larger values are dropped
+    counts = where(inside, counts, _e.astype(0, dtype=counts.dtype))
+    return _ix.scatter_add(counts, where(inside, x, 0), shape=(length,))
+
+
+def histogram(a, bins=10, range=None, density=False, weights=None):  # noqa: A002
+    """Counts of a's elements (flattened) in bins, and the bins' edges.
+
+    Each bin includes its left edge; the last includes its right edge too;
+    elements outside the edges are not counted. The counts do not move with
+    a (no derivative); with weights, each bin sums its elements' weights,
+    which is linear (differentiable) in the weights.
+
+    Args:
+      a: a tensor of data (or numpy array, nested lists).
+      bins: the number of equal bins (an int), or the increasing edges.
+      range: (low, high) for equal bins, or None for a's min and max (which
+        need a's values: give range under jit and vmap).
+      density: divide by the total and the bin widths (a density, integrating to 1).
+      weights: a tensor of a's shape, or None (each element counts 1).
+
+    Raises:
+      TypeError: a, bins or weights not numeric.
+      ValueError: bins not positive or not increasing, range reversed or not
+        finite, or weights of another shape.
+      rune.TracedValueError: bins an int and range None under jit or vmap.
+
+    >>> from rune import nx
+    >>> counts, edges = nx.histogram(nx.array([1.0, 2.0, 2.0, 4.0]), bins=3)
+    >>> print(counts, edges)
+    int64 [3] [1, 2, 1] float64 [4] [1, 2, 3, 4]
+    """
+    fn = "nx.histogram"
+    a = as_tensor(a, fn)
+    a = _s.reshape(a, shape=(a.size,))
+    edges = _edges(a, bins, range, fn)
+    n = edges.shape[0] - 1
+    place = _e.subtract(_st.searchsorted(edges, a, side="right"), 1)
+    last = _ix.gather(edges, Tensor(np.intp(n)))
+    place = where(_e.equal(a, last), n - 1, place)  # the last bin includes its right edge
+    inside = _e.logical_and(_e.greater_equal(place, 0), _e.less(place, n))
+    if weights is None:
+        counts = _e.astype(inside, dtype=np.dtype(np.intp))
+    else:
+        weights = as_tensor(weights, fn)
+        if weights.size != a.size:
+            raise ValueError(f"{fn}: weights must have a's shape, got {weights.shape}")
+        weights = _s.reshape(weights, shape=(a.size,))
+        counts = where(inside, weights, _e.astype(0, dtype=weights.dtype))
+    hist = _ix.scatter_add(counts, where(inside, place, 0), shape=(n,))
+    if density:
+        widths = _e.subtract(_ix.slice_(edges, index=((1, n + 1, 1),)),
+                             _ix.slice_(edges, index=((0, n, 1),)))
+        hist = _e.divide(_e.divide(_float(hist), _sum(hist)), widths)
+    return hist, edges
+
+
+def _edges(a, bins, range_, fn):
+    if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
+        if bins < 1:
+            raise ValueError(f"{fn}: bins must be a positive int, got {bins}")
+        if range_ is None:
+            values = _known(a)
+            if values is None:
+                raise TracedValueError(f"{fn}: the edges of bins={bins} come from a's min and "
+                                       f"max, which are traced; give range=(low, high)")
+            range_ = (values.min(), values.max()) if values.size else (0.0, 1.0)
+        low, high = (float(r) for r in range_)
+        if not (np.isfinite(low) and np.isfinite(high)):
+            raise ValueError(f"{fn}: the range of the bins, [{low}, {high}], is not finite "
+                             f"(NaN or infinite data: give range=)")
+        if low > high:
+            raise ValueError(f"{fn}: range must be (low, high) with low <= high, got {range_}")
+        if low == high:
+            low, high = low - 0.5, high + 0.5
+        dtype = np.result_type(a.dtype, np.float64) if a.dtype.kind != "f" else a.dtype
+        return Tensor(np.linspace(low, high, int(bins) + 1, dtype=dtype))
+    edges = as_tensor(bins, fn)
+    known = _known(edges)
+    if edges.ndim != 1 or (known is not None and np.any(np.diff(known) < 0)):
+        raise ValueError(f"{fn}: bins must be an int or a 1-d tensor of increasing edges")
+    return edges

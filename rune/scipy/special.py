@@ -1,0 +1,368 @@
+"""`rune.scipy.special`: scipy.special's names, differentiable.
+
+erf, erfc, erfinv, gamma, gammaln, digamma (psi), polygamma and the
+modified Bessel functions i0, i1, i0e, i1e are primitives (their rules are
+in rune/primitives/special.py); the rest are compositions. Real arguments
+only: complex ones raise TypeError. At the poles of gamma (0, -1, -2, ...)
+the values are scipy's (inf or nan) and so are the derivatives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..nx import reductions as _nxr
+from ..nx.more_math import real_tensor
+from ..nx.tensor import call_broadcasting
+from ..primitives import elementwise as _e
+from ..primitives import reduce as _r
+from ..primitives import shape as _s
+from ..primitives import special as _p
+
+__all__ = [
+    "erf", "erfc", "erfinv", "gamma", "gammaln", "digamma", "psi", "polygamma", "beta",
+    "betaln", "expit", "logit", "xlogy", "xlog1py", "logsumexp", "softmax", "log_softmax",
+    "i0", "i1", "i0e", "i1e",
+]
+
+
+_real = real_tensor
+
+
+def _unary(prim, name, doc):
+    fn = f"rune.scipy.special.{name}"
+
+    def function(x):
+        return prim(_real(x, fn))
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return function
+
+
+_ARGS = """
+    Args:
+      x: a real tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is complex, or not numeric.
+"""
+
+erf = _unary(_p.erf, "erf", """The error function 2/sqrt(pi) integral_0^x exp(-t^2) dt.
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.erf(nx.array([0.0, 1.0])))
+    float64 [2] [0, 0.8427007929497149]
+    """)
+erfc = _unary(_p.erfc, "erfc", """1 - erf(x), accurate where erf(x) is near 1.
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.erfc(nx.array([0.0, 10.0])))
+    float64 [2] [1, 2.088487583762545e-45]
+    """)
+erfinv = _unary(_p.erfinv, "erfinv", """The inverse of erf on (-1, 1): inf at 1, nan outside.
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.erfinv(nx.array([0.0, 0.5])))
+    float64 [2] [0, 0.4769362762044699]
+    """)
+gamma = _unary(_p.gamma, "gamma", """The gamma function (x-1)! for whole x; inf past 171.6.
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.gamma(nx.array([5.0, 0.5])))
+    float64 [2] [24, 1.7724538509055159]
+    """)
+gammaln = _unary(_p.gammaln, "gammaln", """log |gamma(x)|, without overflow.
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.gammaln(nx.array([5.0, 200.0])))
+    float64 [2] [3.1780538303479458, 857.9336698258574]
+    """)
+digamma = _unary(_p.digamma, "digamma", """The derivative of gammaln (alias psi).
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.digamma(nx.array([1.0])))
+    float64 [1] [-0.5772156649015329]
+    """)
+psi = digamma
+i0 = _unary(_p.i0, "i0", """The modified Bessel function of the first kind, order 0.
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.i0(nx.array([0.0, 1.0])))
+    float64 [2] [1, 1.2660658777520082]
+    """)
+i1 = _unary(_p.i1, "i1", """The modified Bessel function of the first kind, order 1.
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.i1(nx.array([0.0, 1.0])))
+    float64 [2] [0, 0.5651591039924851]
+    """)
+i0e = _unary(_p.i0e, "i0e", """exp(-|x|) i0(x): i0 without overflow for large |x|.
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.i0e(nx.array([0.0, 1000.0])))
+    float64 [2] [1, 0.012617240455891257]
+    """)
+i1e = _unary(_p.i1e, "i1e", """exp(-|x|) i1(x): i1 without overflow for large |x|.
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.i1e(nx.array([0.0, 1000.0])))
+    float64 [2] [0, 0.012610930256928629]
+    """)
+
+
+def polygamma(n, x):
+    """The n-th derivative of digamma (polygamma(0, x) is digamma(x)).
+
+    Differentiable in x (its derivative is polygamma(n + 1, x)); n is an order.
+
+    Args:
+      n: a non-negative int, or an array of them broadcasting with x.
+      x: a real tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is complex or not numeric.
+      ValueError: n is not a non-negative whole number.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.polygamma(1, nx.array([1.0])))
+    float64 [1] [1.6449340668482264]
+    """
+    x = _real(x, "rune.scipy.special.polygamma")
+    orders = np.asarray(n.numpy() if hasattr(n, "numpy") else n)
+    if orders.dtype.kind not in "iuf" or np.any(orders < 0) or np.any(orders != np.floor(orders)):
+        raise ValueError(f"rune.scipy.special.polygamma: n must be a non-negative whole "
+                         f"number, got {n!r}")
+    if orders.ndim == 0:
+        return _p.polygamma(x, n=int(orders))
+    out = None
+    for order in np.unique(orders):  # one primitive per order, selected by where
+        value = _p.polygamma(x, n=int(order))
+        out = value if out is None else _e.where(orders == order, value, out)
+    return _s.broadcast_to(out, shape=np.broadcast_shapes(out.shape, orders.shape))
+
+
+def _gamma_sign(x):
+    """The sign of gamma(x): -1 where x is negative with an odd floor (piecewise constant)."""
+    x = _e.stop_gradient(x)
+    odd_floor = _e.equal(_e.mod(_e.floor(x), 2), 1)
+    return _e.where(_e.logical_and(_e.less(x, 0), odd_floor), -1.0, 1.0)
+
+
+def betaln(a, b):
+    """log |B(a, b)| = gammaln(a) + gammaln(b) - gammaln(a + b).
+
+    Args:
+      a, b: real tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.betaln(nx.array([1.0, 2.0]), 3.0))
+    float64 [2] [-1.0986122886681104, -2.484906649788]
+    """
+    a, b = _real(a, "rune.scipy.special.betaln"), _real(b, "rune.scipy.special.betaln")
+    total = call_broadcasting("rune.scipy.special.betaln", _e.add, a, b)
+    return _p.gammaln(a) + _p.gammaln(b) - _p.gammaln(total)
+
+
+def beta(a, b):
+    """The beta function B(a, b) = gamma(a) gamma(b) / gamma(a + b), with its sign.
+
+    Args:
+      a, b: real tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.beta(nx.array([1.0, 2.0]), 3.0))
+    float64 [2] [0.3333333333333331, 0.08333333333333337]
+    """
+    a, b = _real(a, "rune.scipy.special.beta"), _real(b, "rune.scipy.special.beta")
+    sign = _gamma_sign(a) * _gamma_sign(b) * _gamma_sign(a + b)
+    return sign * _e.exp(betaln(a, b))
+
+
+def expit(x):
+    """The logistic function 1 / (1 + exp(-x)) (nx.sigmoid).
+
+    Args:
+      x: a real tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is complex, or not numeric.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.expit(nx.array([0.0, -1000.0])))
+    float64 [2] [0.5, 0]
+    """
+    return _e.sigmoid(_real(x, "rune.scipy.special.expit"))
+
+
+def logit(p):
+    """log(p / (1 - p)), the inverse of expit: -inf at 0, inf at 1.
+
+    Args:
+      p: a real tensor, numpy array or number (probabilities).
+
+    Raises:
+      TypeError: p is complex, or not numeric.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.logit(nx.array([0.5, 0.75])))
+    float64 [2] [0, 1.0986122886681096]
+    """
+    p = _real(p, "rune.scipy.special.logit")
+    with np.errstate(divide="ignore"):
+        return _e.log(p) - _e.log1p(-p)
+
+
+def xlogy(x, y):
+    """x * log(y), and 0 where x is 0 (even where y is 0).
+
+    The derivative in x is log(y) (taken as 0 where x = 0 and y <= 0); in y, x / y.
+
+    Args:
+      x, y: real tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.xlogy(nx.array([0.0, 2.0]), nx.array([0.0, 3.0])))
+    float64 [2] [0, 2.1972245773362196]
+    """
+    x, y = _real(x, "rune.scipy.special.xlogy"), _real(y, "rune.scipy.special.xlogy")
+    unused = _e.logical_and(_e.equal(x, 0), _e.less_equal(y, 0))
+    with np.errstate(divide="ignore"):  # log 0 = -inf is the answer, not an accident
+        log_y = _e.log(_e.where(unused, 1.0, y))
+    return call_broadcasting("rune.scipy.special.xlogy", _e.multiply, x, log_y)
+
+
+def xlog1py(x, y):
+    """x * log(1 + y), and 0 where x is 0 (even where y is -1).
+
+    Args:
+      x, y: real tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.xlog1py(nx.array([0.0, 2.0]), nx.array([-1.0, 1e-10])))
+    float64 [2] [0, 1.9999999999000001e-10]
+    """
+    x, y = _real(x, "rune.scipy.special.xlog1py"), _real(y, "rune.scipy.special.xlog1py")
+    unused = _e.logical_and(_e.equal(x, 0), _e.less_equal(y, -1))
+    with np.errstate(divide="ignore"):
+        log_y = _e.log1p(_e.where(unused, 0.0, y))
+    return call_broadcasting("rune.scipy.special.xlog1py", _e.multiply, x, log_y)
+
+
+def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+    """log |sum(b * exp(a))| over `axis`, without overflow (scipy's arguments).
+
+    Args:
+      a: a real tensor, numpy array or nested list.
+      axis: None (all axes), an int or a tuple of ints.
+      b: weights broadcasting with a (may be negative), or None for 1.
+      keepdims: keep the reduced axes, with size 1.
+      return_sign: also return the sign of the sum; without it a negative
+        sum gives nan, as scipy does.
+
+    Raises:
+      TypeError: a or b is not numeric.
+      ValueError: an axis out of range, or shapes that do not broadcast.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.logsumexp(nx.array([1000.0, 1000.0])))
+    float64 [] 1000.6931471805599
+    >>> out, sign = special.logsumexp(nx.array([0.0, 1.0]), b=nx.array([1.0, -1.0]),
+    ...                               return_sign=True)
+    >>> print(out, sign)
+    float64 [] 0.5413248546129181 float64 [] -1
+    """
+    a = _real(a, "rune.scipy.special.logsumexp")
+    if b is None and not return_sign:
+        return _nxr.logsumexp(a, axis=axis, keepdims=keepdims)
+    axes = _nxr.normalize_axes(axis, a.ndim, "rune.scipy.special.logsumexp")
+    shift = _nxr._detached_max(a, axes)
+    terms = _e.exp(_e.subtract(a, shift))
+    if b is not None:
+        terms = call_broadcasting("rune.scipy.special.logsumexp", _e.multiply, terms,
+                                  _real(b, "rune.scipy.special.logsumexp"))
+        axes = tuple(range(terms.ndim - a.ndim)) + tuple(i + terms.ndim - a.ndim for i in axes)
+    total = _r.sum(terms, axis=axes, keepdims=True)
+    sign = _e.sign(_e.stop_gradient(total))
+    with np.errstate(divide="ignore"):
+        out = _e.add(_e.log(_e.absolute(total)), shift)
+    if not keepdims:
+        shape = _r._reduced_shape(total.shape, axes, False)
+        out, sign = _s.reshape(out, shape=shape), _s.reshape(sign, shape=shape)
+    if return_sign:
+        return out, sign
+    return _e.where(_e.less(sign, 0), np.nan, out)
+
+
+def softmax(x, axis=None):
+    """exp(x) / sum(exp(x)) over `axis`: scipy's default is all axes (nx.softmax's is the last).
+
+    Args:
+      x: a real tensor, numpy array or nested list.
+      axis: None (all axes), an int or a tuple of ints.
+
+    Raises:
+      TypeError: x is complex, or not numeric.
+      ValueError: an axis out of range or repeated.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.softmax(nx.array([[0.0, 0.0], [0.0, 0.0]])))
+    float64 [2, 2]
+    [[0.25, 0.25],
+     [0.25, 0.25]]
+    """
+    return _nxr.softmax(_real(x, "rune.scipy.special.softmax"), axis=axis)
+
+
+def log_softmax(x, axis=None):
+    """log(softmax(x)) over `axis` (all axes by default, as scipy), computed stably.
+
+    Args:
+      x: a real tensor, numpy array or nested list.
+      axis: None (all axes), an int or a tuple of ints.
+
+    Raises:
+      TypeError: x is complex, or not numeric.
+      ValueError: an axis out of range or repeated.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.log_softmax(nx.array([0.0, 0.0])))
+    float64 [2] [-0.6931471805599453, -0.6931471805599453]
+    """
+    return _nxr.log_softmax(_real(x, "rune.scipy.special.log_softmax"), axis=axis)

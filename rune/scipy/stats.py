@@ -1,0 +1,340 @@
+"""`rune.scipy.stats`: distributions with scipy's names, differentiable.
+
+Each distribution is a namespace of functions, as in `jax.scipy.stats`:
+`stats.norm.logpdf(x, loc, scale)`. The log densities are written directly
+(not as the log of a density), so they stay finite far in the tails, and
+are differentiable in x and in every parameter. Outside the support a log
+density is -inf (a density 0), as scipy gives.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import nx
+from . import special as _special
+
+__all__ = ["norm", "t", "gamma", "beta", "poisson", "multivariate_normal", "dirichlet"]
+
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+_SQRT2 = math.sqrt(2.0)
+
+
+def _standardized(x, loc, scale):
+    return (nx.asarray(x) - loc) / scale
+
+
+def _log_ndtr(z):
+    """log Phi(z): log(erfc(-z / sqrt 2) / 2) (log1p(-erfc(z / sqrt 2) / 2) for z > 0),
+    or for z < -20 (where erfc underflows) the asymptotic series
+    -z^2/2 - log(-z) - log sqrt(2 pi) + log(1 - 1/z^2 + 3/z^4 - ...)."""
+    far = z < -20
+    zf = nx.where(far, z, -20.0)
+    zn = nx.where(far, 0.0, z)
+    inv = 1 / (zf * zf)
+    series = 1 - inv + 3 * inv ** 2 - 15 * inv ** 3 + 105 * inv ** 4 - 945 * inv ** 5
+    tail = -0.5 * zf * zf - nx.log(-zf) - _LOG_SQRT_2PI + nx.log(series)
+    upper = zn > 0  # there Phi is near 1: log1p of the small upper tail keeps its digits
+    zu, zl = nx.where(upper, zn, 0.0), nx.where(upper, 0.0, zn)
+    near = nx.where(upper, nx.log1p(-0.5 * _special.erfc(zu / _SQRT2)),
+                    nx.log(0.5 * _special.erfc(-zl / _SQRT2)))
+    return nx.where(far, tail, near)
+
+
+class norm:
+    """The normal distribution N(loc, scale^2).
+
+    >>> from rune.scipy import stats
+    >>> print(stats.norm.pdf(0.0), stats.norm.cdf(1.0, loc=1.0))
+    float64 [] 0.3989422804014327 float64 [] 0.5
+    """
+
+    @staticmethod
+    def logpdf(x, loc=0.0, scale=1.0):
+        """-((x - loc) / scale)^2 / 2 - log(scale) - log sqrt(2 pi).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.norm.logpdf(1.0, scale=2.0))
+        float64 [] -1.737085713764618
+        """
+        z = _standardized(x, loc, scale)
+        return -0.5 * z * z - nx.log(nx.asarray(scale) * 1.0) - _LOG_SQRT_2PI
+
+    @staticmethod
+    def pdf(x, loc=0.0, scale=1.0):
+        """The density: exp(logpdf).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.norm.pdf(0.0))
+        float64 [] 0.3989422804014327
+        """
+        return nx.exp(norm.logpdf(x, loc, scale))
+
+    @staticmethod
+    def cdf(x, loc=0.0, scale=1.0):
+        """P(X <= x) = erfc(-(x - loc) / (scale sqrt 2)) / 2.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.norm.cdf(0.0))
+        float64 [] 0.5
+        """
+        return 0.5 * _special.erfc(-_standardized(x, loc, scale) / _SQRT2)
+
+    @staticmethod
+    def logcdf(x, loc=0.0, scale=1.0):
+        """log P(X <= x), accurate far in the lower tail (an asymptotic series below -20).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.norm.logcdf(-40.0))
+        float64 [] -804.6084420137538
+        """
+        return _log_ndtr(_standardized(x, loc, scale))
+
+    @staticmethod
+    def ppf(q, loc=0.0, scale=1.0):
+        """The quantile function, the inverse of cdf: loc + scale sqrt(2) erfinv(2q - 1).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.norm.ppf(0.5, loc=3.0))
+        float64 [] 3
+        """
+        return loc + scale * _SQRT2 * _special.erfinv(2 * nx.asarray(q) - 1)
+
+
+class t:
+    """Student's t distribution with df degrees of freedom.
+
+    >>> from rune.scipy import stats
+    >>> print(stats.t.pdf(0.0, df=1.0))
+    float64 [] 0.3183098861837906
+    """
+
+    @staticmethod
+    def logpdf(x, df, loc=0.0, scale=1.0):
+        """The log density of (x - loc) / scale under Student's t, minus log(scale).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.t.logpdf(0.0, df=1.0))
+        float64 [] -1.1447298858494004
+        """
+        z = _standardized(x, loc, scale)
+        df = nx.asarray(df) * 1.0
+        half = (df + 1) / 2
+        return (_special.gammaln(half) - _special.gammaln(df / 2) - 0.5 * nx.log(df * math.pi)
+                - nx.log(nx.asarray(scale) * 1.0) - half * nx.log1p(z * z / df))
+
+    @staticmethod
+    def pdf(x, df, loc=0.0, scale=1.0):
+        """The density: exp(logpdf).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.t.pdf(0.0, df=1.0))
+        float64 [] 0.3183098861837906
+        """
+        return nx.exp(t.logpdf(x, df, loc, scale))
+
+
+def _support(logp, inside):
+    return nx.where(inside, logp, -np.inf)
+
+
+class gamma:
+    """The gamma distribution with shape a: density z^(a-1) exp(-z) / gamma(a) / scale,
+    z = (x - loc) / scale.
+
+    >>> from rune.scipy import stats
+    >>> print(stats.gamma.pdf(1.0, a=1.0))
+    float64 [] 0.36787944117144233
+    """
+
+    @staticmethod
+    def logpdf(x, a, loc=0.0, scale=1.0):
+        """(a - 1) log z - z - gammaln(a) - log(scale); -inf for x < loc.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.gamma.logpdf(2.0, a=3.0))
+        float64 [] -1.3068528194400544
+        """
+        z = _standardized(x, loc, scale)
+        inside = z >= 0
+        zs = nx.where(inside, z, 1.0)
+        logp = (_special.xlogy(nx.asarray(a) - 1.0, zs) - zs - _special.gammaln(a)
+                - nx.log(nx.asarray(scale) * 1.0))
+        return _support(logp, inside)
+
+    @staticmethod
+    def pdf(x, a, loc=0.0, scale=1.0):
+        """The density: exp(logpdf).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.gamma.pdf(-1.0, a=2.0))
+        float64 [] 0
+        """
+        return nx.exp(gamma.logpdf(x, a, loc, scale))
+
+
+class beta:
+    """The beta distribution on [loc, loc + scale]: density z^(a-1) (1-z)^(b-1) / B(a, b).
+
+    >>> from rune.scipy import stats
+    >>> print(stats.beta.pdf(0.5, a=2.0, b=2.0))
+    float64 [] 1.5000000000000007
+    """
+
+    @staticmethod
+    def logpdf(x, a, b, loc=0.0, scale=1.0):
+        """(a-1) log z + (b-1) log(1-z) - betaln(a, b) - log(scale); -inf outside [0, 1].
+
+        >>> from rune.scipy import stats
+        >>> print(stats.beta.logpdf(0.5, a=2.0, b=3.0))
+        float64 [] 0.40546510810816416
+        """
+        z = _standardized(x, loc, scale)
+        inside = (z >= 0) & (z <= 1)
+        zs = nx.where(inside, z, 0.5)
+        logp = (_special.xlogy(nx.asarray(a) - 1.0, zs) + _special.xlog1py(nx.asarray(b) - 1.0, -zs)
+                - _special.betaln(a, b) - nx.log(nx.asarray(scale) * 1.0))
+        return _support(logp, inside)
+
+    @staticmethod
+    def pdf(x, a, b, loc=0.0, scale=1.0):
+        """The density: exp(logpdf).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.beta.pdf(0.25, a=1.0, b=1.0))
+        float64 [] 1
+        """
+        return nx.exp(beta.logpdf(x, a, b, loc, scale))
+
+
+class poisson:
+    """The Poisson distribution with mean mu, on the whole numbers k >= loc.
+
+    >>> from rune.scipy import stats
+    >>> print(stats.poisson.pmf(0, mu=2.0))
+    float64 [] 0.1353352832366127
+    """
+
+    @staticmethod
+    def logpmf(k, mu, loc=0):
+        """k log mu - mu - gammaln(k + 1); -inf at k that are not whole or below loc.
+
+        Differentiable in mu (k counts, it has no derivative).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.poisson.logpmf(2, mu=3.0))
+        float64 [] -1.4959226032237254
+        """
+        k = nx.asarray(k) - loc
+        inside = (k >= 0) & (nx.floor(k) == k)
+        ks = nx.where(inside, k, 0.0)
+        logp = _special.xlogy(ks * 1.0, mu) - mu - _special.gammaln(ks + 1.0)
+        return _support(logp, inside)
+
+    @staticmethod
+    def pmf(k, mu, loc=0):
+        """The probability of k: exp(logpmf).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.poisson.pmf(1, mu=1.0))
+        float64 [] 0.36787944117144233
+        """
+        return nx.exp(poisson.logpmf(k, mu, loc))
+
+
+class multivariate_normal:
+    """The multivariate normal distribution N(mean, cov); x's last axis holds the vector.
+
+    Shapes follow scipy: the dimension comes from mean (or cov); a 1-d x is
+    one vector (or, in dimension 1, many); size-1 axes of the result are
+    dropped.
+
+    >>> from rune import nx
+    >>> from rune.scipy import stats
+    >>> print(stats.multivariate_normal.logpdf(nx.zeros(2), nx.zeros(2), nx.eye(2)))
+    float64 [] -1.8378770664093453
+    """
+
+    @staticmethod
+    def logpdf(x, mean=None, cov=1):
+        """-(d log 2 pi + log det cov + (x - mean)^T cov^-1 (x - mean)) / 2, by Cholesky.
+
+        Raises numpy.linalg.LinAlgError if cov is not positive definite.
+
+        >>> from rune import nx
+        >>> from rune.scipy import stats
+        >>> print(stats.multivariate_normal.logpdf(nx.array([1.0, 0.0]), cov=nx.eye(2)))
+        float64 [] -2.3378770664093453
+        """
+        cov = nx.asarray(cov) * 1.0
+        mean_given = mean is not None
+        dim = (nx.asarray(mean).size if mean_given else
+               cov.shape[0] if cov.ndim >= 1 else 1)
+        if cov.ndim == 0:
+            cov = cov * nx.eye(dim)
+        elif cov.ndim == 1:
+            cov = cov * nx.eye(dim)  # a diagonal, as scipy
+        x = nx.asarray(x) * 1.0
+        if x.ndim == 0:
+            x = nx.reshape(x, (1,))
+        if x.ndim == 1:
+            x = nx.reshape(x, (-1, 1) if dim == 1 else (1, -1))
+        diff = x - (nx.asarray(mean) if mean_given else 0.0)
+        lower = nx.linalg.cholesky(cov)
+        n = math.prod(diff.shape[:-1])
+        flat = nx.reshape(diff, (n, dim))
+        solved = nx.linalg.solve(lower, nx.transpose(flat))  # L^-1 (x - mean), one column each
+        maha = nx.sum(solved * solved, axis=0)
+        log_det = 2 * nx.sum(nx.log(nx.diagonal(lower)))
+        out = -0.5 * (dim * math.log(2 * math.pi) + log_det + maha)
+        kept = tuple(s for s in diff.shape[:-1] if s != 1)
+        return nx.reshape(out, kept)
+
+    @staticmethod
+    def pdf(x, mean=None, cov=1):
+        """The density: exp(logpdf).
+
+        >>> from rune import nx
+        >>> from rune.scipy import stats
+        >>> print(stats.multivariate_normal.pdf(nx.zeros(1), cov=1.0))
+        float64 [] 0.3989422804014327
+        """
+        return nx.exp(multivariate_normal.logpdf(x, mean, cov))
+
+
+class dirichlet:
+    """The Dirichlet distribution with concentrations alpha; x's FIRST axis holds the
+    components, as scipy's: x of shape (K,) or (K, N) for N points.
+
+    >>> from rune import nx
+    >>> from rune.scipy import stats
+    >>> print(stats.dirichlet.pdf(nx.array([0.5, 0.5]), nx.array([1.0, 1.0])))
+    float64 [] 1
+    """
+
+    @staticmethod
+    def logpdf(x, alpha):
+        """sum((alpha - 1) log x) - sum(gammaln(alpha)) + gammaln(sum(alpha)).
+
+        >>> from rune import nx
+        >>> from rune.scipy import stats
+        >>> print(stats.dirichlet.logpdf(nx.array([0.2, 0.8]), nx.array([2.0, 1.0])))
+        float64 [] -0.9162907318741553
+        """
+        x, alpha = nx.asarray(x) * 1.0, nx.asarray(alpha) * 1.0
+        a = nx.reshape(alpha, (alpha.shape[0],) + (1,) * (x.ndim - 1))
+        norm_const = nx.sum(_special.gammaln(alpha)) - _special.gammaln(nx.sum(alpha))
+        return nx.sum(_special.xlogy(a - 1.0, x), axis=0) - norm_const
+
+    @staticmethod
+    def pdf(x, alpha):
+        """The density: exp(logpdf).
+
+        >>> from rune import nx
+        >>> from rune.scipy import stats
+        >>> print(stats.dirichlet.pdf(nx.array([0.2, 0.8]), nx.array([2.0, 1.0])))
+        float64 [] 0.3999999999999999
+        """
+        return nx.exp(dirichlet.logpdf(x, alpha))

@@ -1,0 +1,183 @@
+"""The check_grads sweep's table: one row per public differentiable function.
+
+`SWEEP[name]` says how to call the function and on which inputs: each
+argument is `(shape, low, high)`, filled with fixed pseudo-random values in
+[low, high] (complex ones get an imaginary part as large as a third of the
+range); `complex=True` runs the row for complex128 as well as float64.
+`NO_DERIVATIVE[name]` gives the reason a public function is not in the sweep.
+tests/test_census.py runs every row (order 2, both modes) and checks that
+every public function of the namespaces below has a row in one of the two.
+
+Adding a function: add its row here, under its family. (Issue 20's names —
+sorting, the shape builders — go in their own section the same way.)
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from rune import nx
+from rune.scipy import signal, special, stats
+
+NAMESPACES = {"nx": nx, "nx.linalg": nx.linalg, "nx.fft": nx.fft, "nx.random": nx.random,
+              "scipy.special": special, "scipy.signal": signal}
+
+
+class Case(NamedTuple):
+    fn: Callable
+    args: tuple  # one (shape, low, high) per argument
+    complex: bool = False
+
+
+def unary(fn, low=-2.0, high=2.0, complex=False, shape=(2, 3)):
+    return Case(fn, ((shape, low, high),), complex)
+
+
+def binary(fn, x=(-2.0, 2.0), y=(-2.0, 2.0), complex=False):
+    return Case(fn, (((2, 3),) + tuple(x), ((3,),) + tuple(y)), complex)
+
+
+M = ((3, 3), -1.0, 1.0)  # a matrix argument; the linalg rows add n I to make it invertible
+
+
+def _spd(a):
+    return a @ nx.transpose(a) + 3 * nx.eye(3)
+
+
+SWEEP: dict[str, Case] = {
+    # ------------------------------------------------------ elementwise math
+    **{f"nx.{n}": unary(getattr(nx, n), complex=True) for n in (
+        "negative", "square", "exp", "expm1", "sin", "cos", "sinh", "cosh", "tanh", "arctan",
+        "arcsinh", "sigmoid", "real", "imag", "conj", "conjugate", "exp2", "sinc", "abs",
+        "absolute", "angle", "nan_to_num")},
+    **{f"nx.{n}": unary(getattr(nx, n), 0.5, 2.0, complex=True) for n in (
+        "sqrt", "reciprocal", "log", "log1p", "log2", "log10")},
+    **{f"nx.{n}": unary(getattr(nx, n), -0.8, 0.8, complex=True) for n in (
+        "arcsin", "arccos", "arctanh", "tan")},
+    "nx.arccosh": unary(nx.arccosh, 1.2, 3.0, complex=True),
+    "nx.relu": unary(nx.relu),
+    "nx.cbrt": unary(nx.cbrt, 0.5, 2.0),
+    "nx.fabs": unary(nx.fabs, 0.5, 2.0),
+    "nx.deg2rad": unary(nx.deg2rad), "nx.radians": unary(nx.radians),
+    "nx.rad2deg": unary(nx.rad2deg), "nx.degrees": unary(nx.degrees),
+    "nx.real_if_close": unary(nx.real_if_close, complex=True),
+    "nx.astype": unary(lambda x: nx.astype(x, nx.complex128), complex=True),
+    **{f"nx.{n}": binary(getattr(nx, n), complex=True) for n in ("add", "subtract", "multiply")},
+    "nx.divide": binary(nx.divide, y=(0.5, 2.0), complex=True),
+    "nx.power": binary(nx.power, x=(0.5, 2.0), complex=True),
+    "nx.arctan2": binary(nx.arctan2, y=(0.5, 2.0)),
+    "nx.hypot": binary(nx.hypot, x=(0.5, 2.0)),
+    "nx.logaddexp": binary(nx.logaddexp), "nx.logaddexp2": binary(nx.logaddexp2),
+    "nx.maximum": binary(nx.maximum, y=(-1.9, 1.9)), "nx.minimum": binary(nx.minimum, y=(-1.9, 1.9)),
+    "nx.fmax": binary(nx.fmax, y=(-1.9, 1.9)), "nx.fmin": binary(nx.fmin, y=(-1.9, 1.9)),
+    "nx.mod": binary(nx.mod, x=(2.1, 2.7), y=(1.2, 1.4)),
+    "nx.remainder": binary(nx.remainder, x=(2.1, 2.7), y=(1.2, 1.4)),
+    "nx.clip": unary(lambda x: nx.clip(x, -1.0, 1.0)),
+    "nx.where": binary(lambda x, y: nx.where(x > 0, x, y), complex=False),
+    # ------------------------------------------------------------ reductions
+    **{f"nx.{n}": unary(getattr(nx, n), complex=True) for n in (
+        "sum", "prod", "mean", "var", "std", "cumsum", "logsumexp", "average",
+        "nansum", "nanmean", "nanvar", "nanstd")},
+    **{f"nx.{n}": unary(getattr(nx, n)) for n in ("max", "min", "nanmax", "nanmin", "softmax",
+                                                   "log_softmax")},
+    # ---------------------------------------------------------------- shapes
+    "nx.reshape": unary(lambda x: nx.reshape(x, (3, 2)), complex=True),
+    "nx.ravel": unary(nx.ravel, complex=True),
+    "nx.transpose": unary(nx.transpose, complex=True),
+    "nx.swapaxes": unary(lambda x: nx.swapaxes(x, 0, 1), complex=True),
+    "nx.moveaxis": unary(lambda x: nx.moveaxis(x, 0, 1), complex=True),
+    "nx.expand_dims": unary(lambda x: nx.expand_dims(x, 1), complex=True),
+    "nx.squeeze": unary(nx.squeeze, shape=(1, 3), complex=True),
+    "nx.broadcast_to": unary(lambda x: nx.broadcast_to(x, (2, 2, 3)), complex=True),
+    "nx.concatenate": binary(lambda x, y: nx.concatenate([x, y[None]]), complex=True),
+    "nx.stack": binary(lambda x, y: nx.stack([x[0], y]), complex=True),
+    "nx.split": unary(lambda x: nx.split(x, 3, axis=1)[1], complex=True),
+    "nx.tile": unary(lambda x: nx.tile(x, (2, 1)), complex=True),
+    "nx.repeat": unary(lambda x: nx.repeat(x, 2, axis=0), complex=True),
+    "nx.flip": unary(nx.flip, complex=True),
+    "nx.pad": unary(lambda x: nx.pad(x, 1), complex=True),
+    "nx.tril": unary(nx.tril, complex=True), "nx.triu": unary(nx.triu, complex=True),
+    "nx.getitem": unary(lambda x: nx.getitem(x, (slice(None), 1)), complex=True),
+    "nx.take": unary(lambda x: nx.take(x, nx.array([2, 0, 2]), axis=1), complex=True),
+    "nx.diagonal": unary(nx.diagonal, complex=True),
+    "nx.trace": unary(nx.trace, complex=True),
+    "nx.gradient": unary(lambda x: nx.gradient(x, 0.5, axis=1, edge_order=2), complex=True),
+    # -------------------------------------------------------------- products
+    "nx.matmul": Case(nx.matmul, (((2, 3), -1, 1), ((3, 2), -1, 1)), True),
+    "nx.dot": Case(nx.dot, (((2, 3), -1, 1), ((3,), -1, 1)), True),
+    "nx.inner": Case(nx.inner, (((2, 3), -1, 1), ((3,), -1, 1)), True),
+    "nx.outer": Case(nx.outer, (((2,), -1, 1), ((3,), -1, 1)), True),
+    "nx.tensordot": Case(lambda a, b: nx.tensordot(a, b, 1), (((2, 3), -1, 1), ((3, 2), -1, 1)),
+                         True),
+    "nx.einsum": Case(lambda a, b: nx.einsum("ij,jk->ik", a, b), (((2, 3), -1, 1),
+                                                                   ((3, 2), -1, 1)), True),
+    "nx.vdot": Case(nx.vdot, (((2, 3), -1, 1), ((6,), -1, 1)), True),
+    "nx.cross": Case(nx.cross, (((2, 3), -1, 1), ((3,), -1, 1)), True),
+    "nx.convolve": Case(lambda a, v: nx.convolve(a, v, "same"), (((5,), -1, 1), ((3,), -1, 1)),
+                        True),
+    "nx.correlate": Case(lambda a, v: nx.correlate(a, v, "full"), (((5,), -1, 1),
+                                                                    ((3,), -1, 1)), True),
+    # ----------------------------------------------------------- linear algebra
+    "nx.linalg.inv": Case(lambda a: nx.linalg.inv(a + 3 * nx.eye(3)), (M,), True),
+    "nx.linalg.det": Case(lambda a: nx.linalg.det(a + 3 * nx.eye(3)), (M,), True),
+    "nx.linalg.slogdet": Case(lambda a: nx.linalg.slogdet(a + 3 * nx.eye(3))[1], (M,), True),
+    "nx.linalg.solve": Case(lambda a, b: nx.linalg.solve(a + 3 * nx.eye(3), b),
+                            (M, ((3,), -1, 1)), True),
+    "nx.linalg.cholesky": Case(lambda a: nx.linalg.cholesky(_spd(a)), (M,)),
+    "nx.linalg.norm": Case(nx.linalg.norm, (M,), True),
+    # -------------------------------------------------------------------- fft
+    **{f"nx.fft.{n}": unary(getattr(nx.fft, n), complex=True) for n in (
+        "fft", "ifft", "fftn", "ifftn", "fft2", "ifft2", "irfft", "irfftn", "irfft2",
+        "fftshift", "ifftshift")},
+    **{f"nx.fft.{n}": unary(getattr(nx.fft, n)) for n in ("rfft", "rfftn", "rfft2")},
+    "nx.fft.fftfreq": Case(lambda d: nx.fft.fftfreq(5, d), (((), 0.5, 2.0),)),
+    "nx.fft.rfftfreq": Case(lambda d: nx.fft.rfftfreq(5, d), (((), 0.5, 2.0),)),
+    # --------------------------------------------------------- scipy.special
+    **{f"scipy.special.{n}": unary(getattr(special, n), 0.5, 3.0) for n in (
+        "erf", "erfc", "gamma", "gammaln", "digamma", "psi", "i0", "i1", "i0e", "i1e",
+        "expit", "softmax", "log_softmax", "logsumexp")},
+    "scipy.special.erfinv": unary(special.erfinv, -0.9, 0.9),
+    "scipy.special.logit": unary(special.logit, 0.1, 0.9),
+    "scipy.special.polygamma": unary(lambda x: special.polygamma(2, x), 0.5, 3.0),
+    **{f"scipy.special.{n}": binary(getattr(special, n), (0.5, 3.0), (0.5, 3.0)) for n in (
+        "beta", "betaln", "xlogy", "xlog1py")},
+    "scipy.signal.convolve": Case(lambda a, v: signal.convolve(a, v, "same"),
+                                  (((3, 4), -1, 1), ((2, 2), -1, 1)), True),
+    "scipy.signal.correlate": Case(lambda a, v: signal.correlate(a, v, method="fft"),
+                                   (((3, 4), -1, 1), ((2, 2), -1, 1)), True),
+    # stats: the distributions' functions, by "scipy.stats.norm.logpdf"
+    "scipy.stats.norm.logpdf": binary(stats.norm.logpdf, y=(0.5, 2.0)),
+    "scipy.stats.norm.logcdf": unary(stats.norm.logcdf, -25.0, 3.0),
+    "scipy.stats.t.logpdf": binary(stats.t.logpdf, y=(1.0, 5.0)),
+    "scipy.stats.gamma.logpdf": binary(stats.gamma.logpdf, (0.5, 3.0), (0.5, 3.0)),
+    "scipy.stats.beta.logpdf": Case(stats.beta.logpdf, (((3,), 0.1, 0.9), ((3,), 0.5, 3.0),
+                                                        ((3,), 0.5, 3.0))),
+    "scipy.stats.poisson.logpmf": Case(lambda mu: stats.poisson.logpmf(nx.array([0, 2, 5]), mu),
+                                       (((3,), 0.5, 3.0),)),
+    "scipy.stats.dirichlet.logpdf": Case(lambda x, a: stats.dirichlet.logpdf(x, a),
+                                         (((3, 2), 0.1, 0.9), ((3,), 0.5, 3.0))),
+    "scipy.stats.multivariate_normal.logpdf": Case(
+        lambda x, a: stats.multivariate_normal.logpdf(x, cov=_spd(a)), (((2, 3), -1, 1), M)),
+}
+
+NO_DERIVATIVE: dict[str, str] = {
+    **{f"nx.{n}": "builds a tensor from numbers (nothing to differentiate)" for n in (
+        "array", "asarray", "create", "zeros", "ones", "full", "zeros_like", "ones_like",
+        "full_like", "arange", "linspace", "eye")},
+    **{f"nx.{n}": "piecewise constant: derivative zero (the sweep's zero rows are in "
+                  "test_nx_elementwise)" for n in (
+        "floor", "ceil", "round", "sign", "floor_divide")},
+    **{f"nx.{n}": "boolean output" for n in (
+        "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
+        "logical_or", "logical_xor", "logical_not", "isnan", "isfinite", "isinf", "all", "any",
+        "iscomplex", "isreal")},
+    "nx.argmax": "integer output", "nx.argmin": "integer output",
+    "nx.allclose": "returns a Python bool",
+    "nx.random.default_rng": "a random generator (its draws are constants)",
+}
+
+# Issue 20's builders from numbers (their table, tests/test_nx_names.py, checks
+# them against numpy as CONSTANTS without naming them): counted once they exist.
+ISSUE_20_BUILDERS = {f"nx.{n}": "builds a tensor from numbers" for n in (
+    "tri", "tril_indices", "triu_indices", "indices", "identity", "empty", "empty_like",
+    "logspace", "geomspace")}

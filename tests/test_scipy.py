@@ -1,0 +1,282 @@
+"""rune.scipy: values against scipy (the test extra's reference), derivatives of
+order 2 in both modes, the special points (poles, zeros, tails), vmap and jit."""
+
+import numpy as np
+import pytest
+import scipy.special as sp
+import scipy.stats as st
+
+import rune
+from rune import nx
+from rune.scipy import special, stats
+from tests.util import assert_abstract_matches, assert_vmap_matches_loop
+
+# name -> (real domain for values, domain for derivatives)
+UNARY = {
+    "erf": ((-6, 6), (-2, 2)),
+    "erfc": ((-6, 27), (-2, 2)),
+    "erfinv": ((-0.999, 0.999), (-0.9, 0.9)),
+    "gamma": ((-4.5, 30), (0.5, 4)),
+    "gammaln": ((-4.5, 300), (0.5, 4)),
+    "digamma": ((-4.5, 300), (0.3, 4)),
+    "i0": ((-40, 40), (-3, 3)),
+    "i1": ((-40, 40), (-3, 3)),
+    "i0e": ((-800, 800), (0.2, 3)),
+    "i1e": ((-800, 800), (0.2, 3)),
+    "expit": ((-40, 40), (-3, 3)),
+    "logit": ((0.001, 0.999), (0.1, 0.9)),
+}
+
+
+def grid(domain, n=57):
+    lo, hi = domain
+    x = np.linspace(lo, hi, n)
+    return x[np.abs(x - np.round(x)) > 1e-9] if lo < 0 else x  # off the poles of gamma
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_values_match_scipy(name):
+    x = grid(UNARY[name][0])
+    out = getattr(special, name)(nx.array(x))
+    np.testing.assert_allclose(out.numpy(), getattr(sp, name)(x), rtol=2e-13, atol=1e-300)
+    assert getattr(special, name)(nx.array(x, dtype=nx.float32)).dtype == nx.float32
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_derivatives_of_order_two(name):
+    x = nx.array(np.linspace(*UNARY[name][1], 5))
+    rune.check_grads(getattr(special, name), (x,), order=2)
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_vmap_jit_and_abstract_rules(name):
+    fn = getattr(special, name)
+    x = nx.array(np.linspace(*UNARY[name][1], 6).reshape(2, 3))
+    assert_vmap_matches_loop(fn, x)
+    np.testing.assert_allclose(rune.jit(rune.grad(lambda x: nx.sum(fn(x))))(x).numpy(),
+                               rune.grad(lambda x: nx.sum(fn(x)))(x).numpy(), rtol=1e-14)
+    assert_abstract_matches(fn, x)
+
+
+def test_poles_and_edges_are_scipys():
+    x = np.array([0.0, -0.0, -1.0, -2.0])
+    for name in ("gamma", "gammaln", "digamma"):
+        np.testing.assert_array_equal(getattr(special, name)(nx.array(x)).numpy(),
+                                      getattr(sp, name)(x))
+    y = np.array([-1.0, 1.0, 1.5, 0.0])
+    np.testing.assert_array_equal(special.erfinv(nx.array(y)).numpy(), sp.erfinv(y))
+    np.testing.assert_array_equal(special.logit(nx.array([0.0, 1.0])).numpy(), [-np.inf, np.inf])
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 6])
+def test_polygamma_matches_scipy_and_differentiates_to_the_next(n):
+    x = np.concatenate([grid((-4.5, 40)), [0.01, 100.0, 1e4]])
+    np.testing.assert_allclose(special.polygamma(n, nx.array(x)).numpy(), sp.polygamma(n, x),
+                               rtol=1e-12)
+    z = nx.array([0.7, 1.9, 5.5])
+    rune.check_grads(lambda z: special.polygamma(n, z), (z,), order=2)
+    g = rune.grad(lambda z: nx.sum(special.polygamma(n, z)))(z)
+    np.testing.assert_allclose(g.numpy(), sp.polygamma(n + 1, z.numpy()), rtol=1e-12)
+    orders = np.array([0, 1, 2])
+    np.testing.assert_allclose(special.polygamma(orders, z).numpy(),
+                               sp.polygamma(orders, z.numpy()), rtol=1e-12)
+
+
+def test_bessel_derivatives_at_zero_and_large_arguments():
+    for name in ("i0", "i1", "i0e", "i1e"):
+        fn = getattr(special, name)
+        rune.check_grads(fn, (nx.array([30.5, 31.0, -35.0]),), order=2)  # the asymptotic branch
+    # at 0, i1 = x/2 + x^3/16 + x^5/384 + ...: its derivatives, from its series there
+    d, tower = special.i1, []
+    for _ in range(5):
+        d = rune.grad(d)
+        tower.append(d(nx.array(0.0)).item())
+    np.testing.assert_allclose(tower, [0.5, 0, 6 / 16, 0, 120 / 384], atol=1e-15)
+    rune.check_grads(special.i1, (nx.array([5e-4, 2e-3, -0.7]),), order=3)  # both sides of
+    rune.check_grads(special.i1e, (nx.array([5e-4, 2e-3, -0.7]),), order=3)  # the series' edge
+
+
+@pytest.mark.parametrize("name", ["beta", "betaln", "xlogy", "xlog1py"])
+def test_binary_functions_match_scipy_and_differentiate(name):
+    a = np.array([0.5, 1.5, 3.0, -1.5, 0.0])
+    b = np.array([[2.0], [0.7]])
+    if name in ("beta", "betaln"):
+        a = a[a != 0]
+    fn = getattr(special, name)
+    np.testing.assert_allclose(fn(nx.array(a), nx.array(b)).numpy(), getattr(sp, name)(a, b),
+                               rtol=1e-12)
+    x, y = nx.array([0.5, 1.5, 3.0]), nx.array([2.0, 0.7, 1.2])
+    rune.check_grads(fn, (x, y), order=2)
+
+
+def test_xlogy_is_zero_at_zero_and_keeps_its_derivatives():
+    assert special.xlogy(0.0, 0.0).item() == 0 and special.xlog1py(0.0, -1.0).item() == 0
+    dx, dy = rune.grad(special.xlogy, argnums=(0, 1))(nx.array(0.0), nx.array(2.0))
+    assert dx.item() == np.log(2.0) and dy.item() == 0  # d/dx is log y even at x = 0
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"axis": 1}, {"axis": 0, "keepdims": True},
+                                    {"b": np.array([1.0, -2.0, 0.5])},
+                                    {"b": np.array([[1.0, 2.0, 0.5]]), "axis": 1}])
+def test_logsumexp_with_weights_and_signs(kwargs):
+    a = np.array([[0.5, 1.0, -2.0], [1000.0, 999.0, 998.0]])
+    out = special.logsumexp(nx.array(a), **kwargs)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_allclose(out.numpy(), sp.logsumexp(a, **kwargs), rtol=1e-13)
+    value, sign = special.logsumexp(nx.array(a), return_sign=True, **kwargs)
+    ref_value, ref_sign = sp.logsumexp(a, return_sign=True, **kwargs)
+    np.testing.assert_allclose(value.numpy(), ref_value, rtol=1e-13)
+    np.testing.assert_array_equal(sign.numpy(), ref_sign)
+    rune.check_grads(lambda a: special.logsumexp(a, return_sign=True, **kwargs)[0],
+                     (nx.array(a),), order=2)
+
+
+def test_softmax_defaults_to_all_axes_as_scipy():
+    x = np.array([[1.0, 2.0], [3.0, 0.5]])
+    for axis in (None, 0, 1):
+        np.testing.assert_allclose(special.softmax(nx.array(x), axis=axis).numpy(),
+                                   sp.softmax(x, axis=axis), rtol=1e-14)
+        np.testing.assert_allclose(special.log_softmax(nx.array(x), axis=axis).numpy(),
+                                   sp.log_softmax(x, axis=axis), rtol=1e-14)
+    rune.check_grads(lambda x: special.softmax(x), (nx.array(x),), order=2)
+
+
+def test_complex_arguments_raise():
+    with pytest.raises(TypeError, match="rune.scipy.special.erf: got a complex argument"):
+        special.erf(nx.array([1j]))
+    with pytest.raises(ValueError, match="polygamma: n must be a non-negative whole number"):
+        special.polygamma(-1, 1.0)
+
+
+# --------------------------------------------------------------- stats
+
+X = np.array([-3.0, -0.5, 0.0, 0.3, 1.7, 4.0])
+# (rune function, scipy function, args after x, x values, points to differentiate at)
+STATS = {
+    "norm.logpdf": ((1.5, 2.0), X),
+    "norm.pdf": ((1.5, 2.0), X),
+    "norm.cdf": ((0.5, 1.5), X),
+    "norm.logcdf": ((0.0, 1.0), np.array([-60.0, -30.0, -20.5, -19.5, -3.0, 0.0, 5.0, 30.0])),
+    "norm.ppf": ((1.0, 2.0), np.array([0.01, 0.3, 0.5, 0.99])),
+    "t.logpdf": ((3.5, 0.5, 2.0), X),
+    "t.pdf": ((1.0,), X),
+    "gamma.logpdf": ((2.5, 0.0, 1.5), np.array([-1.0, 0.0, 0.5, 2.0, 9.0])),
+    "gamma.pdf": ((1.0,), np.array([-1.0, 0.0, 0.5, 2.0])),
+    "beta.logpdf": ((2.0, 3.5), np.array([-0.5, 0.0, 0.2, 0.7, 1.0, 1.5])),
+    "beta.pdf": ((0.5, 0.5, -1.0, 3.0), np.array([-0.5, 0.2, 0.7, 1.5])),
+    "poisson.logpmf": ((3.0,), np.array([-1.0, 0.0, 1.0, 2.5, 4.0, 20.0])),
+    "poisson.pmf": ((0.5, 1), np.array([0.0, 1.0, 2.0, 3.0])),
+}
+
+
+def _get(module, dotted):
+    obj = module
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+@pytest.mark.parametrize("name", STATS)
+def test_distributions_match_scipy(name):
+    args, x = STATS[name]
+    out = _get(stats, name)(nx.array(x), *args)
+    with np.errstate(divide="ignore"):
+        np.testing.assert_allclose(out.numpy(), _get(st, name)(x, *args), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", [n for n in STATS if not n.startswith("poisson")])
+def test_distributions_differentiate_in_x_and_parameters(name):
+    args, x = STATS[name]
+    fn = _get(stats, name)
+    inside = {"norm.ppf": np.array([0.2, 0.6]), "gamma.logpdf": np.array([0.5, 2.0]),
+              "gamma.pdf": np.array([0.5, 2.0]), "beta.logpdf": np.array([0.2, 0.7]),
+              "beta.pdf": np.array([0.2, 0.7]), "norm.logcdf": np.array([-25.0, -1.0, 2.0])}
+    points = nx.array(inside.get(name, np.array([-0.5, 0.3, 1.7])))
+    params = tuple(nx.array(float(a)) for a in args)
+    rune.check_grads(lambda x, *p: fn(x, *p), (points,) + params, order=2)
+
+
+def test_poisson_differentiates_in_the_mean():
+    k = nx.array([0.0, 1.0, 4.0])
+    rune.check_grads(lambda mu: stats.poisson.logpmf(k, mu), (nx.array(2.5),), order=2)
+
+
+@pytest.mark.parametrize("x_shape, dim", [((3,), 3), ((4, 3), 3), ((2, 4, 3), 3), ((5,), 1),
+                                          ((), 1)])
+def test_multivariate_normal_matches_scipy(x_shape, dim):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(x_shape)
+    mean = rng.standard_normal(dim)
+    a = rng.standard_normal((dim, dim))
+    cov = a @ a.T + dim * np.eye(dim)
+    out = stats.multivariate_normal.logpdf(nx.array(x), nx.array(mean), nx.array(cov))
+    ref = st.multivariate_normal.logpdf(x, mean, cov)
+    assert out.shape == np.shape(ref)
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-12)
+    np.testing.assert_allclose(stats.multivariate_normal.pdf(nx.array(x), nx.array(mean),
+                                                             nx.array(cov)).numpy(),
+                               st.multivariate_normal.pdf(x, mean, cov), rtol=1e-12)
+    if dim == 3:
+        # cholesky reads one triangle: differentiate along symmetric directions
+        rune.check_grads(lambda x, m, c: stats.multivariate_normal.logpdf(x, m, (c + c.T) / 2),
+                         (nx.array(x), nx.array(mean), nx.array(cov)), order=2)
+    np.testing.assert_allclose(stats.multivariate_normal.logpdf(nx.array(x), cov=2.0).numpy()
+                               if dim == 1 else 0, st.multivariate_normal.logpdf(x, cov=2.0)
+                               if dim == 1 else 0, rtol=1e-12)
+
+
+def test_dirichlet_matches_scipy_with_components_first():
+    alpha = np.array([1.5, 2.0, 3.0])
+    x = np.array([[0.2, 0.1], [0.3, 0.6], [0.5, 0.3]])  # (K, N)
+    for points in (x, x[:, 0]):
+        np.testing.assert_allclose(stats.dirichlet.logpdf(nx.array(points), nx.array(alpha))
+                                   .numpy(), st.dirichlet.logpdf(points, alpha), rtol=1e-12)
+        np.testing.assert_allclose(stats.dirichlet.pdf(nx.array(points), nx.array(alpha))
+                                   .numpy(), st.dirichlet.pdf(points, alpha), rtol=1e-12)
+    rune.check_grads(stats.dirichlet.logpdf, (nx.array(x), nx.array(alpha)), order=2)
+
+
+def test_stats_under_vmap_and_jit():
+    x = nx.array([[0.2, 1.0], [-0.3, 2.0]])
+    assert_vmap_matches_loop(lambda x: stats.norm.logcdf(x, 0.5, 2.0), x)
+    assert_vmap_matches_loop(lambda x: stats.t.logpdf(x, 3.0), x)
+    f = rune.jit(lambda x: nx.sum(stats.gamma.logpdf(x, 2.0)))
+    np.testing.assert_allclose(f(nx.abs(x)).numpy(), np.sum(st.gamma.logpdf(np.abs(x.numpy()), 2.0)),
+                               rtol=1e-12)
+
+
+# --------------------------------------------------------------- signal
+
+
+@pytest.mark.parametrize("shapes", [((4, 5), (2, 3)), ((2, 3), (4, 5)), ((6,), (3,)),
+                                    ((3, 4, 2), (2, 2, 2)), ((3, 6), (2, 2))])
+@pytest.mark.parametrize("name", ["convolve", "correlate"])
+def test_signal_matches_scipy_in_every_mode_and_method(shapes, name):
+    import scipy.signal as ss
+
+    from rune.scipy import signal
+
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(shapes[0]) + 1j * rng.standard_normal(shapes[0])
+    b = rng.standard_normal(shapes[1]) + 1j * rng.standard_normal(shapes[1])
+    for mode in ("full", "same", "valid"):
+        for method in ("direct", "fft", "auto"):
+            for x, y in ((a, b), (a.real, b.real)):
+                out = getattr(signal, name)(nx.array(x), nx.array(y), mode, method)
+                ref = getattr(ss, name)(x, y, mode, method)
+                assert out.shape == ref.shape and out.dtype == ref.dtype
+                np.testing.assert_allclose(out.numpy(), ref, atol=1e-12)
+    if len(shapes[0]) == 2:
+        rune.check_grads(lambda x, y: getattr(signal, name)(x, y, "same"),
+                         (nx.array(a), nx.array(b)), order=2)
+
+
+def test_signal_errors_name_the_argument():
+    from rune.scipy import signal
+
+    with pytest.raises(ValueError, match="same number of axes"):
+        signal.convolve(nx.ones((2, 2)), nx.ones(2))
+    with pytest.raises(ValueError, match="for mode 'valid', one input must be"):
+        signal.convolve(nx.ones((3, 2)), nx.ones((2, 3)), "valid")
+    with pytest.raises(ValueError, match="method must be"):
+        signal.correlate(nx.ones(3), nx.ones(2), method="fast")
