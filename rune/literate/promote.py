@@ -42,6 +42,7 @@ from .parser import (
     split_lines,
 )
 from .runner import PROMOTABLE, BlockResult, PageRunner  # noqa: F401 -- PageRunner: doctests
+from .docstrings import parse_source
 from .session import parse_session, want_span
 
 _FENCE_LIKE = re.compile(r"[ \t>]*(?P<marker>`{3,}|~{3,})[ \t]*")
@@ -392,7 +393,7 @@ def _longest_fence_line(output: str, fence_char: str) -> int:
 
 def _verify(page: Page, text: str, results: list[BlockResult]) -> None:
     """Check that the promoted page parses and now expects exactly what was printed."""
-    new_blocks = parse_page(text, page.path).python_blocks
+    new_blocks = parse_source(text, page.path).python_blocks
     if len(new_blocks) != len(results):
         raise PromoteError(
             f"{page.path}: promote would change the number of python blocks "
@@ -464,7 +465,7 @@ def promote_page(
     except UnicodeDecodeError as error:
         return PromotedPage(name, "", "", error=f"{name}: not UTF-8 text: {error}")
     try:
-        page = parse_page(text, name)
+        page = parse_source(text, name)
     except LiterateSyntaxError as error:
         return PromotedPage(name, text, text, error=str(error))
     results = IsolatedPageRunner(page, timeout=timeout, on_step=on_step).run_all()

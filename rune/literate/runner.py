@@ -119,7 +119,10 @@ class BlockResult:
     def report(self) -> str:
         """A readable account of a failure: where, why, and a diff or a traceback."""
         block = self.block
-        lines = [f"{self.location}: the {block.kind} {self.reason or self.outcome.value}"]
+        headline = self.reason or self.outcome.value
+        if block.session is not None and self.outcome is Outcome.MISMATCH:
+            headline = "printed output that differs from its expected output"
+        lines = [f"{self.location}: the {block.kind} {headline}"]
         if self.outcome is Outcome.MISMATCH:
             expected = block.out or block.fence  # a session holds its own expected output
             lines.append(

@@ -26,10 +26,10 @@ def main() -> None:
     _give_blocks_no_terminal_streams()
     job = json.loads(requests.readline())
     sys.path[:] = job["sys_path"]
-    from .parser import parse_page
+    from .docstrings import parse_source
     from .runner import PageRunner
 
-    page = parse_page(job["text"], job["path"])
+    page = parse_source(job["text"], job["path"])
     blocks = page.python_blocks
     timeouts = {block.line: block.timeout for block in blocks}
 

@@ -53,7 +53,7 @@ def test_a_wrong_expected_line_fails_with_a_diff_of_the_session():
     result = run(text)[1]
     assert result.outcome is Outcome.MISMATCH
     report = result.report()
-    assert report.startswith("page.md:5: the pycon session printed output that differs")
+    assert report.startswith("page.md:5: the pycon session printed output that differs from its expected output")
     assert "-1 99\n+1 20" in report
 
 
