@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compare import require_text
-from .session import PYCON_LANGUAGES, Example, parse_session
+from .session import PYCON_LANGUAGES, SHELL_LANGUAGES, Example, parse_session, prompts_for
 
 PYTHON_LANGUAGES = frozenset({"python", "py", "python3", "py3"})
 # Fences that name a Python the runner cannot run: an error, never a silent non-test.
@@ -30,7 +30,7 @@ BYTE_ORDER_MARK = "\ufeff"
 DIRECTIVE_PREFIX = "literate:"
 DIRECTIVES = (
     "skip", "skip start", "skip end", "nondeterministic", "raises", "clear", "setup", "out",
-    "timeout", "page timeout", "teardown", "name",
+    "timeout", "page timeout", "teardown", "name", "shell",
 )
 # Directives holding a hidden python block, up to a --> line of its own.
 _HIDDEN_BLOCK_DIRECTIVES = ("setup", "teardown")
@@ -182,7 +182,14 @@ class PythonBlock:
     @property
     def kind(self) -> str:
         """What the block is, as reports name it: "python block" or "pycon session"."""
-        return "python block" if self.session is None else "pycon session"
+        if self.session is None:
+            return "python block"
+        return "shell session" if self.fence.language in SHELL_LANGUAGES else "pycon session"
+
+    @property
+    def prompts(self) -> tuple[str, str]:
+        """A session's prompt and continuation prompt: `>>>`, `...` or `$`, `>`."""
+        return prompts_for(self.fence.language)
 
     @property
     def skip(self) -> bool:
@@ -638,6 +645,7 @@ class _Assembler:
         self.skip_start: int | None = None  # line of an open `skip start`
         self.page_timeout: _Directive | None = None
         self.names: dict[str, int] = {}  # block names given so far, and their lines
+        self.shell = False  # a `shell` directive came: shell blocks run
 
     def error(self, line: int, message: str) -> LiterateSyntaxError:
         return LiterateSyntaxError(self.path, line, message)
@@ -659,7 +667,8 @@ class _Assembler:
                 steps.append(type(token)(token.fence, token.line, skip=self.skip_start is not None))
             elif isinstance(token, _Other):
                 self.expect_no_pending(token)
-            elif token.language in PYTHON_LANGUAGES or token.language in PYCON_LANGUAGES:
+            elif (token.language in PYTHON_LANGUAGES or token.language in PYCON_LANGUAGES
+                  or (self.shell and token.language in SHELL_LANGUAGES)):
                 block, index = self.python_block(token, index)
                 steps.append(block)
             elif token.language in _UNRUNNABLE_PYTHON:
@@ -709,6 +718,8 @@ class _Assembler:
             if self.skip_start is None:
                 raise self.error(line, "`skip end` without a `skip start` before it")
             self.skip_start = None
+        elif name == "shell":
+            self.shell = True
         elif name == "page timeout":
             if self.page_timeout is not None:
                 raise self.error(line, f"a second `page timeout`: the page already has one at "
@@ -825,15 +836,17 @@ class _Assembler:
 
     def session(self, fence: Fence) -> tuple[Example, ...] | None:
         """The examples of a pycon fence (None for a python fence)."""
-        if fence.language not in PYCON_LANGUAGES:
+        if fence.language not in PYCON_LANGUAGES | SHELL_LANGUAGES:
             return None
-        examples, stray = parse_session(fence.body_lines)
+        prompt, _ = prompts_for(fence.language)
+        examples, stray = parse_session(fence.body_lines, *prompts_for(fence.language))
         if stray is not None:
             raise self.error(
                 fence.line + 1 + stray,
-                f"this line of the pycon session opened at line {fence.line} is neither a >>> "
-                f"prompt nor output following one (output ends at a blank line; write a blank "
-                f"output line as <BLANKLINE>); start the session with a >>> prompt",
+                f"this line of the {fence.language} session opened at line {fence.line} is "
+                f"neither a {prompt} prompt nor output following one (output ends at a blank "
+                f"line; write a blank output line as <BLANKLINE>); start the session with a "
+                f"{prompt} prompt",
             )
         return examples
 

@@ -303,7 +303,7 @@ def _session_edits(page_lines, block: PythonBlock, output: str) -> list[tuple[in
     """Edits replacing the expected lines of each example of a session whose
     output changed; the prompts, blank lines and matching examples stay as they are."""
     fence = block.fence
-    new_examples, _ = parse_session(tuple(output.split("\n")))
+    new_examples, _ = parse_session(tuple(output.split("\n")), *block.prompts)
     edits = []
     for old, new in zip(block.session, new_examples):
         if old.want_lines == new.want_lines:

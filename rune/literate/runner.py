@@ -21,6 +21,9 @@ import enum
 import io
 import linecache
 import os
+import shutil
+import subprocess
+import tempfile
 import threading
 import traceback
 from collections.abc import Callable
@@ -39,6 +42,7 @@ from .parser import (
     split_lines,
 )
 from .session import (
+    SHELL_LANGUAGES,
     TRACEBACK_HEADER,
     Example,
     example_matches,
@@ -222,6 +226,7 @@ class PageRunner:
         self._next_step = 0
         self._failed_setup: tuple[SetupBlock, str] | None = None
         self._torn_down = False
+        self._shell_directory: str | None = None  # where the page's shell commands run
         self._on_step = on_step or (lambda line: None)
         self._caught = BaseException if interrupts_are_failures else (Exception, SystemExit,
                                                                       GeneratorExit)
@@ -253,6 +258,8 @@ class PageRunner:
         if self._torn_down:
             return []
         self._torn_down = True
+        if self._shell_directory is not None:
+            shutil.rmtree(self._shell_directory, ignore_errors=True)
         failures = []
         for step in self.page.steps:
             if isinstance(step, TeardownBlock) and not step.skip:
@@ -368,6 +375,9 @@ class PageRunner:
         self._on_step(block.line)
         new_wants: list[list[str] | None] = []
         for example in block.session:
+            if block.fence.language in SHELL_LANGUAGES:
+                new_wants.append(self._judge_command(example))
+                continue
             printed, error, _ = self._run_code(lambda: self._compile_example(block.fence, example))
             if error is not None and not example.expects_exception:
                 return BlockResult(block, Outcome.RAISED, self.path, printed,
@@ -381,6 +391,28 @@ class PageRunner:
         passed = block.nondeterministic or all(want is None for want in new_wants)
         return BlockResult(block, Outcome.PASSED if passed else Outcome.MISMATCH, self.path,
                            output)
+
+    def _judge_command(self, example: Example) -> list[str] | None:
+        """Run a shell session's command; its new expected lines, or None if it matched.
+
+        Each command runs in its own shell, in the page's temporary directory,
+        stdin empty and stderr merged into its output; a non-zero exit status
+        ends the output with ``[STATUS]``, as in cram. The block's timeout
+        stops it with the worker.
+        """
+        if self._shell_directory is None:
+            self._shell_directory = tempfile.mkdtemp(prefix="literate-shell-")
+        shell = shutil.which("bash") or "sh"
+        completed = subprocess.run(
+            [shell, "-c", example.source], cwd=self._shell_directory, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+            check=False,
+        )
+        printed = completed.stdout
+        if completed.returncode:
+            printed += ("" if printed.endswith("\n") or not printed else "\n")
+            printed += f"[{completed.returncode}]\n"
+        return None if example_matches(example, printed) else render_output(printed)
 
     def _execute(self, fence: Fence) -> tuple[str, BaseException | None, str]:
         """Run a fence's code: what it printed, the exception it raised (or None),

@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from .compare import normalize_output, output_matches
 
 PYCON_LANGUAGES = frozenset({"pycon"})
+# Run on a page with a `shell` directive: cram-style `$ ` prompts, `> ` continuations.
+SHELL_LANGUAGES = frozenset({"console", "bash", "sh", "shell"})
 PROMPT, CONTINUATION = ">>>", "..."
+SHELL_PROMPTS = ("$", ">")
 BLANKLINE = "<BLANKLINE>"
 TRACEBACK_HEADER = "Traceback (most recent call last):"
 
@@ -60,11 +63,14 @@ def is_prompt(line: str, prompt: str = PROMPT) -> bool:
     return line == prompt or line.startswith(prompt + " ")
 
 
-def _strip_prompt(line: str) -> str:
-    return line[4:]
+def prompts_for(language: str) -> tuple[str, str]:
+    """The prompt and continuation prompt of a session in ``language``."""
+    return SHELL_PROMPTS if language in SHELL_LANGUAGES else (PROMPT, CONTINUATION)
 
 
-def parse_session(body_lines: tuple[str, ...]) -> tuple[tuple[Example, ...], int | None]:
+def parse_session(
+    body_lines: tuple[str, ...], prompt: str = PROMPT, continuation: str = CONTINUATION
+) -> tuple[tuple[Example, ...], int | None]:
     """The examples of a session, and the index of a line that is no part of one
     (text before the first prompt), or None."""
     examples = []
@@ -72,21 +78,21 @@ def parse_session(body_lines: tuple[str, ...]) -> tuple[tuple[Example, ...], int
     while index < len(body_lines) and not body_lines[index].strip():
         index += 1
     while index < len(body_lines):
-        if not is_prompt(body_lines[index]):
+        if not is_prompt(body_lines[index], prompt):
             return tuple(examples), index
         first = index
         index += 1
-        while index < len(body_lines) and is_prompt(body_lines[index], CONTINUATION):
+        while index < len(body_lines) and is_prompt(body_lines[index], continuation):
             index += 1
         source_lines = body_lines[first:index]
         want_start = index
         while (index < len(body_lines) and body_lines[index].strip()
-               and not is_prompt(body_lines[index])):
+               and not is_prompt(body_lines[index], prompt)):
             index += 1
         examples.append(Example(
             first=first,
             source_lines=tuple(source_lines),
-            source="".join(_strip_prompt(line) + "\n" for line in source_lines),
+            source="".join(line[len(prompt) + 1 :] + "\n" for line in source_lines),
             want_lines=tuple(body_lines[want_start:index]),
         ))
         while index < len(body_lines) and not body_lines[index].strip():
