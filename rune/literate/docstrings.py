@@ -57,7 +57,8 @@ def parse_module_page(text: str, path: str) -> Page:
     try:
         tree = ast.parse(text, path)
     except SyntaxError as error:
-        raise LiterateSyntaxError(path, error.lineno or 1, f"not valid Python: {error.msg}") from None
+        raise LiterateSyntaxError(path, error.lineno or 1,
+                                  f"not valid Python: {error.msg}") from None
     lines = split_lines(text)
     blocks = []
     for node in ast.walk(tree):

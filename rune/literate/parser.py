@@ -519,7 +519,8 @@ class _Scanner:
                     raise self.error(
                         line.number,
                         f"the skip condition {condition!r} is not a Python expression "
-                        f"({error.msg}); write <!-- literate: skip if EXPRESSION because REASON -->",
+                        f"({error.msg}); write "
+                        f"<!-- literate: skip if EXPRESSION because REASON -->",
                     ) from None
             return _Directive("skip", line, condition=condition, reason=skip["reason"])
         if text == "name" or text.startswith("name "):

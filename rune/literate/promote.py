@@ -38,7 +38,6 @@ from .parser import (
     Page,
     PythonBlock,
     check_path,
-    parse_page,
     split_lines,
 )
 from .runner import PROMOTABLE, BlockResult, PageRunner  # noqa: F401 -- PageRunner: doctests

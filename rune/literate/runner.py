@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import functools
 import io
 import linecache
 import os
@@ -378,7 +379,8 @@ class PageRunner:
             if block.fence.language in SHELL_LANGUAGES:
                 new_wants.append(self._judge_command(example))
                 continue
-            printed, error, _ = self._run_code(lambda: self._compile_example(block.fence, example))
+            compile_example = functools.partial(self._compile_example, block.fence, example)
+            printed, error, _ = self._run_code(compile_example)
             if error is not None and not example.expects_exception:
                 return BlockResult(block, Outcome.RAISED, self.path, printed,
                                    self._traceback(error))

@@ -65,7 +65,8 @@ def evaluate_block(example: Example) -> str | None:
 def skip_reason(path: str, block: PythonBlock) -> str:
     """Why a block was skipped, naming the directive's line (and its reason)."""
     reason = f": {block.skip_reason}" if block.skip_reason else ""
-    return f"{path}:{block.line}: skipped by the literate directive at line {block.skipped_by}{reason}"
+    where = f"{path}:{block.line}"
+    return f"{where}: skipped by the literate directive at line {block.skipped_by}{reason}"
 
 
 class LiterateDocument(Document):
