@@ -620,12 +620,10 @@ class _Scanner:
         return index
 
 
-_DIRECTIVE_FORMS = {"skip": "skip [if CONDITION] [because REASON]", "name": "name NAME"}
-
-
 def _known_directives() -> str:
-    return ", ".join(name + " SECONDS" if name in _TIMEOUT_DIRECTIVES
-                     else _DIRECTIVE_FORMS.get(name, name) for name in DIRECTIVES)
+    names = ", ".join(name + " SECONDS" if name in _TIMEOUT_DIRECTIVES
+                      else "name NAME" if name == "name" else name for name in DIRECTIVES)
+    return names + " (skip may add `if CONDITION` and `because REASON`)"
 
 
 def _match_fence_open(text: str) -> re.Match | None:
