@@ -19,6 +19,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compare import require_text
+from .page import (  # noqa: F401 -- re-exported: the parser's results
+    ClearNamespace,
+    Fence,
+    Line,
+    LiterateSyntaxError,
+    Page,
+    PythonBlock,
+    SetupBlock,
+    Step,
+    TeardownBlock,
+    split_lines,
+)
 from .session import PYCON_LANGUAGES, SHELL_LANGUAGES, Example, parse_session, prompts_for
 
 PYTHON_LANGUAGES = frozenset({"python", "py", "python3", "py3"})
@@ -69,205 +81,6 @@ _CONTAINER_OPENER = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|!!!|\?\?\?
 _COMMENT_END_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*-->[ \t]*")
 
 
-class LiterateSyntaxError(ValueError):
-    """A page breaks a rule of the literate format.
-
-    ``str(error)`` reads ``path:line: message``; ``path``, ``line`` and
-    ``message`` are also attributes.
-
-    Args:
-      path: the page's path, as shown in the message.
-      line: the line (1-based) of the problem.
-      message: what is wrong, and how to fix it.
-
-    >>> str(LiterateSyntaxError("docs/a.md", 3, "unknown directive 'skp'"))
-    "docs/a.md:3: unknown directive 'skp'"
-    """
-
-    def __init__(self, path: str, line: int, message: str) -> None:
-        self.path = path
-        self.line = line
-        self.message = message
-        super().__init__(f"{path}:{line}: {message}")
-
-
-@dataclass(frozen=True)
-class Line:
-    """One line of a page: 1-based ``number``, offsets, text without its ending."""
-
-    number: int
-    start: int
-    content_end: int  # offset just before the line ending
-    end: int  # offset just after the line ending
-    text: str
-    eol: str  # "\n", "\r\n" or "" for a last line without one
-
-
-@dataclass(frozen=True)
-class Fence:
-    """A fenced code block, with the offsets promote needs to edit it in place.
-
-    ``body_lines`` are the lines between the fences with the container prefix
-    (indentation, ``>`` markers) removed; ``prefix`` is that container prefix.
-    ``end`` is the offset just after the closing fence, before its line ending.
-    """
-
-    line: int
-    end_line: int
-    info: str
-    language: str
-    marker: str  # the opening fence itself, e.g. "```" or "~~~~"
-    prefix: str
-    start: int
-    body_start: int
-    body_end: int
-    end: int
-    eol: str
-    body_lines: tuple[str, ...]
-
-    @property
-    def body(self) -> str:
-        r"""The dedented body, lines joined by ``\n``, without a final newline."""
-        return "\n".join(self.body_lines)
-
-    @property
-    def code(self) -> str:
-        """The dedented body as source code, ending in a newline."""
-        return self.body + "\n" if self.body_lines else ""
-
-
-@dataclass(frozen=True)
-class PythonBlock:
-    r"""A python fence, the out block that belongs to it, and its directives.
-
-    Attributes:
-      fence: the python fence.
-      out: its out block, or None.
-      skipped_by: the line of the `skip` or `skip start` directive that skips
-        it, or None.
-      nondeterministic: a `nondeterministic` directive marks it: its output
-        is not compared.
-      raises: a `raises` directive marks it: it must raise, and its out block
-        ends with the exception's last traceback line.
-      timeout: the seconds a `timeout` directive gives it, or None.
-      skip_condition: the expression of ``skip if CONDITION``, evaluated in the
-        page namespace when the block's turn comes: it is skipped only if true.
-      skip_reason: the reason of ``skip because REASON``, or None.
-      name: the name a ``name`` directive gives it (its pytest id), or None.
-      session: for a ```pycon block, its ``>>>`` examples (which hold their
-        expected output: it has no out block); None for a python block.
-      gap_start: where the out block's removal begins: the end of the last
-        line before it that is not blank, so that removing it also removes
-        the blank lines that separated it from the python block (and the
-        `out` directive that made a fence of another language its out block).
-
-    >>> from rune.literate import parse_page
-    >>> [block] = parse_page("```python\nprint(1)\n```\n\n```out\n1\n```\n").python_blocks
-    >>> block.line, block.fence.code, block.out.body, block.skip
-    (1, 'print(1)\n', '1', False)
-    """
-
-    fence: Fence
-    out: Fence | None
-    skipped_by: int | None  # the line of the `skip` or `skip start` that skips it
-    nondeterministic: bool
-    raises: bool
-    gap_start: int
-    timeout: float | None = None  # seconds, from a `timeout` directive
-    skip_condition: str | None = None  # `skip if CONDITION`: skipped only when it is true
-    skip_reason: str | None = None  # `skip because REASON`
-    name: str | None = None  # from a `name` directive: its test id
-    session: tuple[Example, ...] | None = None  # the examples of a ```pycon block
-
-    @property
-    def kind(self) -> str:
-        """What the block is, as reports name it: "python block" or "pycon session"."""
-        if self.session is None:
-            return "python block"
-        return "shell session" if self.fence.language in SHELL_LANGUAGES else "pycon session"
-
-    @property
-    def prompts(self) -> tuple[str, str]:
-        """A session's prompt and continuation prompt: `>>>`, `...` or `$`, `>`."""
-        return prompts_for(self.fence.language)
-
-    @property
-    def skip(self) -> bool:
-        """Whether a skip directive applies (a `skip if` skips only when its
-        condition is true)."""
-        return self.skipped_by is not None
-
-    @property
-    def line(self) -> int:
-        """The line of the opening fence, which names the block (``page.md::line:12``)."""
-        return self.fence.line
-
-
-@dataclass(frozen=True)
-class SetupBlock:
-    """An invisible python block written inside ``<!-- literate: setup ... -->``.
-
-    It runs in the page namespace; what it prints is discarded.
-    """
-
-    fence: Fence
-    line: int  # the line of the comment that holds it
-    skip: bool
-
-
-@dataclass(frozen=True)
-class TeardownBlock:
-    """An invisible python block written inside ``<!-- literate: teardown ... -->``.
-
-    It runs after the page's last block (failed or not) in the page
-    namespace; what it prints is discarded.
-    """
-
-    fence: Fence
-    line: int  # the line of the comment that holds it
-    skip: bool
-
-
-@dataclass(frozen=True)
-class ClearNamespace:
-    """``<!-- literate: clear -->``: the page namespace starts afresh here."""
-
-    line: int
-    skip: bool
-
-
-Step = PythonBlock | SetupBlock | TeardownBlock | ClearNamespace
-
-
-@dataclass(frozen=True)
-class Page:
-    r"""A parsed page: its exact text and its steps in page order.
-
-    Attributes:
-      path: the page's path, as given to `parse_page` (it names the page in
-        messages and tests).
-      text: the page's text, exactly as read.
-      steps: the python blocks, setup blocks and `clear` directives, in page
-        order.
-      timeout: the seconds a `page timeout` directive gives every block, or None.
-
-    >>> from rune.literate import parse_page
-    >>> page = parse_page("Text.\n\n```python\nx = 1\n```\n", "intro.md")
-    >>> page.path, len(page.python_blocks), page.python_blocks[0].line
-    ('intro.md', 1, 3)
-    """
-
-    path: str
-    text: str
-    steps: tuple[Step, ...]
-    timeout: float | None = None
-
-    @property
-    def python_blocks(self) -> list[PythonBlock]:
-        """The visible python blocks, one test each, in page order."""
-        return [step for step in self.steps if isinstance(step, PythonBlock)]
-
-
 @dataclass(frozen=True)
 class _Directive:
     name: str
@@ -283,37 +96,6 @@ class _Other:
     """Prose or an ordinary HTML comment: anything that separates blocks."""
 
     line: Line
-
-
-def split_lines(text: str) -> list[Line]:
-    r"""Split ``text`` at ``\n`` into :class:`Line` objects with exact offsets.
-
-    >>> [(line.text, line.eol) for line in split_lines("a\r\nb")]
-    [('a', '\r\n'), ('b', '')]
-    """
-    lines = []
-    position = 0
-    while position < len(text):
-        newline = text.find("\n", position)
-        if newline == -1:
-            end = content_end = len(text)
-        else:
-            end = newline + 1
-            content_end = (
-                newline - 1 if newline > position and text[newline - 1] == "\r" else newline
-            )
-        lines.append(
-            Line(
-                len(lines) + 1,
-                position,
-                content_end,
-                end,
-                text[position:content_end],
-                text[content_end:end],
-            )
-        )
-        position = end
-    return lines
 
 
 def fence_language(info: str) -> str:
