@@ -22,7 +22,7 @@ Pages and docstring examples are collected only when the project asks, in
 
 ``pytest --literate`` collects pages for one run without configuration:
 those of ``literate_paths``, or ``docs`` and ``README.md`` when it is empty.
-Only then are Sybil and :mod:`rune.literate.pytest_plugin` imported; without
+Only then are Sybil and `rune.literate.pytest_plugin` imported; without
 Sybil, pytest stops with one line naming the extra to install.
 
 A page's blocks share one namespace and must run in order on one process, so

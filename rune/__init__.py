@@ -13,8 +13,8 @@ from .vmap import vmap
 from .jacobians import hessian, hvp, jacfwd, jacrev
 from .checks import GradientCheckError, check_grads
 from .jit import jit, make_graph
-from .custom import checkpoint, custom_jvp, custom_transpose, custom_vjp
-from .control import cond, fori_loop, scan, while_loop
+from .calls import checkpoint, custom_jvp, custom_transpose, custom_vjp
+from .calls import cond, fori_loop, scan, while_loop
 
 __all__ = [
     "nx", "ptree", "TracedValueError",

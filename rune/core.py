@@ -20,11 +20,13 @@ import threading
 
 import numpy as np
 
+# A cycle, on purpose: the rune.nx package imports the primitives, which import
+# this module; rune/nx/tensor.py, imported here, imports nothing of rune.
 from .nx.tensor import Tensor, TracedValueError
 
 __all__ = [
     "Primitive", "binder", "Scaled", "Trace", "Tracer", "TracedValueError", "new_trace", "Tensor",
-    "active_traces",
+    "active_traces", "split_by_trace",
 ]
 
 
@@ -174,6 +176,9 @@ class Trace:
     """One active transformation; its tracers know it, and it knows its level."""
 
     transform = "rune"  # the public name, for messages: "rune.jit"
+    # What kind of transformation it is, the key of a call primitive's rule
+    # table (rune/calls): "jvp", "linearize", "batch", "graph" or "record".
+    kind = "trace"
 
     def __init__(self, level):
         self.level = level
@@ -181,6 +186,21 @@ class Trace:
 
     def process(self, prim, args, params):
         raise NotImplementedError
+
+
+def split_by_trace(trace, args, first="primal", second="tangent"):
+    """The arguments cut in two lists at `trace`'s level: a tracer of `trace`
+    gives its `first` and `second` fields (primal and tangent; value and batch
+    axis), anything else (a constant at this level) gives itself and None."""
+    firsts, seconds = [], []
+    for a in args:
+        if isinstance(a, Tracer) and a._trace is trace:
+            firsts.append(getattr(a, first))
+            seconds.append(getattr(a, second))
+        else:
+            firsts.append(a)
+            seconds.append(None)
+    return firsts, seconds
 
 
 class Tracer(Tensor):

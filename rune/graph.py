@@ -12,7 +12,7 @@ print the same way, one equation per line:
       d: float64[2] = sin a
       return (c, d)
 
-A call with several results (a custom rule of rune/custom.py) is one
+A call with several results (a custom rule or control flow, rune/calls) is one
 equation whose `out` is a tuple of Vars, and whose `bind` and `impl` return
 a list (`c: float64[2], d: float64[2] = custom_vjp_call[fun=f] a b`).
 
@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import Tensor, Trace, Tracer
+from .core import Tensor, Trace, TracedValueError, Tracer
+from .nx.printing import format_number
 
 
 class Var(Tracer):
@@ -59,11 +60,17 @@ class GraphTrace(Trace):
     """Records every primitive applied to its Vars as an equation."""
 
     transform = "rune.make_graph"
+    kind = "graph"
+    # What a read of a Var says after "the value is traced by <transform>":
+    # each tracing use words its advice for its users (jit, control flow).
+    read_hint = ""
 
-    def __init__(self, level, transform=None):
+    def __init__(self, level, transform=None, read_hint=None):
         super().__init__(level)
         if transform is not None:
             self.transform = transform
+        if read_hint is not None:
+            self.read_hint = read_hint
         self.equations: list = []
         self.num_vars = 0
         self.captured: dict = {}  # id -> (numpy array f used, the copy the graph holds)
@@ -104,9 +111,7 @@ class GraphTrace(Trace):
         return out
 
     def read_error(self, read):
-        from .nx.tensor import TracedValueError
-
-        raise TracedValueError(f"{read}: the value is traced by {self.transform}")
+        raise TracedValueError(f"{read}: the value is traced by {self.transform}{self.read_hint}")
 
 
 def _constant_key(value):
@@ -253,8 +258,6 @@ def _is_inline(arg) -> bool:
 
 
 def _inline_text(arg) -> str:
-    from .nx.printing import format_number
-
     return format_number(np.asarray(getattr(arg, "_value", arg))[()])
 
 
@@ -298,8 +301,6 @@ def _constant_text(x) -> str:
     value = np.asarray(getattr(x, "_value", x))
     text = type_text(value)
     if value.ndim == 1 and value.size <= 8:
-        from .nx.printing import format_number
-
         text += " = [" + ", ".join(format_number(v) for v in value) + "]"
     return text
 

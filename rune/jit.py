@@ -43,7 +43,7 @@ from . import ptree
 from .arguments import flatten_tensors
 from .core import Tracer, new_trace
 from .graph import Graph, GraphTrace, WeakVar, results
-from .nx.tensor import Tensor, TracedValueError
+from .nx.tensor import Tensor
 
 __all__ = ["jit", "make_graph", "compile_graph", "CACHE_SIZE"]
 
@@ -58,9 +58,13 @@ class JitTrace(GraphTrace):
     """The trace of `rune.jit` and `rune.make_graph`: a GraphTrace whose
     inputs may be Python numbers, and whose reads say how to avoid them."""
 
-    def __init__(self, level, transform="rune.jit"):
-        super().__init__(level, transform)
-        self.has_weak = False
+    read_hint = (", which knows its shape and dtype but not its value (to branch on an "
+                 "argument, make it static with static_argnums; to choose between values, "
+                 "use nx.where)")
+
+    def __init__(self, level, transform="rune.jit", read_hint=None, has_weak=False):
+        super().__init__(level, transform, read_hint)
+        self.has_weak = has_weak  # whether a WeakVar may be among the arguments
 
     def new_weak(self, python_type) -> WeakVar:
         var = _new(WeakVar)
@@ -89,13 +93,6 @@ class JitTrace(GraphTrace):
             self.equations[-1] = (prim, args, params, out)
             return out
         return super().process(prim, args, params)
-
-    def read_error(self, read):
-        raise TracedValueError(
-            f"{read}: the value is traced by {self.transform}, which knows its shape and "
-            f"dtype but not its value (to branch on an argument, make it static with "
-            f"static_argnums; to choose between values, use nx.where)"
-        )
 
 
 _PYTHON_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
@@ -440,7 +437,7 @@ def compile_graph(graph: Graph, name: str = "graph"):
 
     lines = [f"def {function_name}({', '.join(local[id(v)] for v in graph.inputs)}):"]
     for n, (out, fn, refs, ptext) in enumerate(calls):
-        # A call with several results (rune/custom.py) unpacks the list its impl returns.
+        # A call with several results (rune/calls) unpacks the list its impl returns.
         targets = (local[id(out)] if type(out) is not tuple else
                    ", ".join(local[id(v)] for v in out) + ("," if len(out) == 1 else ""))
         line = f"{fn}({', '.join(ref(r) for r in refs)}{ptext})"

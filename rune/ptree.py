@@ -22,6 +22,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, NamedTuple
 
+import numpy as np
+
 __all__ = [
     "flatten", "unflatten", "leaves", "structure", "map", "register", "paths", "ravel",
     "Structure",
@@ -402,8 +404,6 @@ def ravel(tree):
     [[2, 2],
      [2, 2]]
     """
-    import numpy as np
-
     from . import nx  # structures come first: nx's tensors are leaves of them
 
     flat_leaves, struct = flatten(tree)

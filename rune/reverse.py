@@ -42,6 +42,8 @@ class Record(GraphTrace):
     pass) in the other arguments.
     """
 
+    kind = "record"
+
     def process(self, prim, args, params):
         rules = prim.transpose_rules
         if rules is None or ((prim.multilinear or (type(rules) is tuple and None in rules))
@@ -77,7 +79,7 @@ class Record(GraphTrace):
         if factor_shape == t_shape or factor_shape == ():
             shape = t_shape
         else:
-            shape = _broadcast_shapes(t_shape, factor_shape)
+            shape = np.broadcast_shapes(t_shape, factor_shape)
         out = _new_var(Var)  # new_var, inlined on this hot path
         out._trace = self
         out.shape = shape
@@ -110,10 +112,6 @@ _SCALED: dict = {}
 _ADDED: dict = {}
 
 
-def _broadcast_shapes(a, b):
-    return np.broadcast_shapes(a, b)
-
-
 class LinearizeTracer(DifferentiationTracer):
     """A value under linearization: its primal, and its tangent's Var."""
 
@@ -124,6 +122,8 @@ _new_tracer = object.__new__
 
 
 class LinearizeTrace(Trace):
+    kind = "linearize"
+
     def __init__(self, level, transform="rune.linearize"):
         super().__init__(level)
         self.transform = transform
@@ -142,6 +142,8 @@ class LinearizeTrace(Trace):
             else:
                 ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, self.record)
         else:
+            # split_by_trace, inlined (and copying arrays): the hot path of every
+            # gradient (the call costs ~0.3 us of a ~12 us binary operation).
             primals = []
             tangents = []
             for a in args:
@@ -155,7 +157,7 @@ class LinearizeTrace(Trace):
             ans, tangent = apply_jvp(prim, primals, tangents, params, self.record)
         if tangent is None:
             return ans
-        out = _new_tracer(LinearizeTracer)
+        out = _new_tracer(LinearizeTracer)  # LinearizeTracer(self, ans, tangent), inlined
         out._trace = self
         out.primal = ans
         out.tangent = tangent
@@ -165,11 +167,7 @@ class LinearizeTrace(Trace):
         """A tracer for one input leaf; integer and boolean inputs get no tangent."""
         if primal.dtype.kind not in "fc":
             return primal
-        out = _new_tracer(LinearizeTracer)
-        out._trace = self
-        out.primal = primal
-        out.tangent = self.record.new_var(primal.shape, primal.dtype)
-        return out
+        return LinearizeTracer(self, primal, self.record.new_var(primal.shape, primal.dtype))
 
     def split_output(self, out):
         """(primal, tangent var or None) of one output leaf."""
@@ -203,7 +201,7 @@ def evaluate_forward(record, in_vars, out_vars, in_tangents):
         if any(v is None for v in values):
             # An input without a tangent (integer) contributes zero.
             values = [zeros_like(a) if v is None else v for a, v in zip(args, values)]
-        if type(out) is tuple:  # several results (a call recorded by rune.custom)
+        if type(out) is tuple:  # several results (a call of rune/calls)
             for var, value in zip(out, prim.bind(*values, **params)):
                 env[var.index] = value
         else:
@@ -223,37 +221,45 @@ def evaluate_backward(record, out_vars, out_cts, in_vars):
         if var is not None and ct is not None:
             _accumulate(cts, var.index, ct)
     for prim, args, params, out in reversed(record.equations):
-        if type(out) is tuple:  # several results (a call recorded by rune.custom)
+        if type(out) is tuple:  # several results (a call of rune/calls)
             _transpose_results(cts, record, prim, args, params, out)
             continue
         ct = cts[out.index]
         if ct is None:
             continue
         cts[out.index] = None  # free it: nothing reads it again
-        if params is _SCALED:
-            # The hot path: out = t * factor, so t's cotangent is ct * factor,
-            # reshaped only where the factor broadcast t to a larger shape.
-            t, factor = args
-            worth_checking = type(ct) is Tensor and (type(factor) is not Tensor
-                                                     or ct._value.size >= _SPREAD_MIN)
-            if worth_checking and _is_spread_one(ct, factor):
-                share = factor
-            else:
-                share = multiply(ct, factor)
-            if out.shape != t.shape or out.dtype != t.dtype:
-                share = fit(share, t)
-            _accumulate(cts, t.index, share)
-            continue
-        if params is _ADDED:  # out = a + b, alike: each gets the whole cotangent
-            a, b = args
-            _accumulate(cts, a.index, ct)
-            _accumulate(cts, b.index, ct)
-            continue
-        rules = prim.transpose_rules
-        for i, arg in enumerate(args):
-            if type(arg) is Var and arg._trace is record:  # not a Var of jit's graph
-                _accumulate(cts, arg.index, rules[i](ct, *args, **params))
+        if params is _SCALED:  # the two most common equations (Record.scale, .add): fast paths
+            _transpose_scaled(cts, ct, args, out)
+        elif params is _ADDED:
+            _transpose_added(cts, ct, args)
+        else:
+            rules = prim.transpose_rules
+            for i, arg in enumerate(args):
+                if type(arg) is Var and arg._trace is record:  # not a Var of jit's graph
+                    _accumulate(cts, arg.index, rules[i](ct, *args, **params))
     return [None if v is None else cts[v.index] for v in in_vars]
+
+
+def _transpose_scaled(cts, ct, args, out):
+    """out = t * factor (Record.scale), the hot path: t's cotangent is
+    ct * factor, reshaped only where the factor broadcast t to a larger shape."""
+    t, factor = args
+    worth_checking = type(ct) is Tensor and (type(factor) is not Tensor
+                                             or ct._value.size >= _SPREAD_MIN)
+    if worth_checking and _is_spread_one(ct, factor):
+        share = factor
+    else:
+        share = multiply(ct, factor)
+    if out.shape != t.shape or out.dtype != t.dtype:
+        share = fit(share, t)
+    _accumulate(cts, t.index, share)
+
+
+def _transpose_added(cts, ct, args):
+    """out = a + b of alike tangents (Record.add): each gets the whole cotangent."""
+    a, b = args
+    _accumulate(cts, a.index, ct)
+    _accumulate(cts, b.index, ct)
 
 
 def _transpose_results(cts, record, prim, args, params, out):

@@ -45,12 +45,14 @@ class BatchTracer(Tracer):
 
 class BatchTrace(Trace):
     transform = "rune.vmap"
+    kind = "batch"
 
     def __init__(self, level, size):
         super().__init__(level)
         self.size = size
 
     def process(self, prim, args, params):
+        # split_by_trace, inlined: every operation under vmap comes here.
         values, dims = [], []
         for a in args:
             if type(a) is BatchTracer and a._trace is self:

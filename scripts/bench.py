@@ -2,7 +2,7 @@
 
     python scripts/bench.py                      # everything installed, ~1-2 minutes
     python scripts/bench.py --quick --only W1    # a smoke run
-    python scripts/bench.py --plot docs/assets/bench-ratios.png \\
+    python scripts/bench.py --plot docs/assets/bench-ratios.svg \\
         --markdown docs/assets/bench-table.md    # what the Performance page shows
 
 Each workload is written once, as a function of a numpy-like namespace `xp`
@@ -57,7 +57,8 @@ def parse_args(argv=None):
                    help="threads for BLAS, OpenMP, torch and XLA (default 1; 0 leaves them as set)")
     p.add_argument("--json", default="bench-results.json", help="where to write the results")
     p.add_argument("--markdown", help="also write the tables to this markdown file")
-    p.add_argument("--plot", help="also plot the ratios to the numpy floor to this PNG")
+    p.add_argument("--plot", help="also plot the ratios to the numpy floor to this SVG "
+                                  "(and its dark variant beside it, NAME-dark.svg)")
     p.add_argument("--from-json", metavar="PATH",
                    help="measure nothing: report (and plot) the run saved in PATH")
     args = p.parse_args(argv)
@@ -459,34 +460,19 @@ def ratio(results, row, engine, base):
 
 
 def report(results, rows, engines, notes, header):
-    """The markdown: medians, ratios to the floor and to autograd, targets, notes."""
-    units = {row: r["unit"] for (row, _), r in results.items()}
+    """The markdown: the run, one table per workload, the targets, notes.
 
-    def table(title, cell_text, unit=False, extra_rows=()):
-        lines = [title, "", "| workload | " + "unit | " * unit + " | ".join(engines) + " |",
-                 "|---|" + "---|" * unit + "---:|" * len(engines)]
-        for row in rows:
-            lines.append(f"| {row} | " + f"{units.get(row, '')} | " * unit
-                         + " | ".join(cell_text(row, e) for e in engines) + " |")
-        return lines + list(extra_rows) + [""]
-
-    def timing(row, engine):
-        r = results.get((row, engine))
-        return "–" if r is None else f"{fmt(r['median'])} ({fmt(r['min'])}–{fmt(r['max'])})"
-
+    Engines are rows and each workload has its own table, so that a table is
+    five columns wide and fits a phone's screen: median, spread, and the
+    ratios to the numpy floor and to HIPS autograd.
+    """
     lines = [f"- {line}" for line in header] + [""]
-    lines += table("Median time (W1: per operation of the chain), min–max in parentheses; "
-                   "lower is better", timing, unit=True)
-    w3 = [] if ("W3 forward", "numpy") not in results or "W3 grad" not in rows else [
-        "| W3 grad ÷ numpy W3 forward | " + " | ".join(
-            fmt(results[("W3 grad", e)]["median"] / results[("W3 forward", "numpy")]["median"])
-            if ("W3 grad", e) in results else "–" for e in engines) + " |"]
-    lines += table("Ratio to the hand-written numpy floor (1 = as fast as numpy)",
-                   lambda row, e: fmt(ratio(results, row, e, "numpy")), extra_rows=w3)
-    if "autograd" in engines:
-        lines += table("Ratio to HIPS autograd",
-                       lambda row, e: fmt(ratio(results, row, e, "autograd")))
-    lines += ["Targets", "", "| target | measured | |", "|---|---:|---|"]
+    lines += ["For each workload: the median time of a call (W1: per operation of the chain), "
+              "the fastest and slowest sample, and the median's ratio to hand-written numpy "
+              "and to HIPS autograd. Lower is better.", ""]
+    for row in rows:
+        lines += workload_table(results, row, engines)
+    lines += ["### Targets", "", "| target | measured | |", "|---|---:|---|"]
     for row, engine, base, at_most in TARGETS:
         if row in rows:
             r = ratio(results, row, engine, base)
@@ -496,28 +482,95 @@ def report(results, rows, engines, notes, header):
     return "\n".join(lines) + "\n"
 
 
+def workload_table(results, row, engines):
+    """The markdown lines of one workload's table, engines as rows."""
+    unit = next(r["unit"] for (w, _), r in results.items() if w == row)
+    bases = [b for b in ("numpy", "autograd") if (row, b) in results]
+    lines = [f"### {row}", "", f"| engine | {unit} | min–max | "
+             + " | ".join(f"× {b}" for b in bases) + " |", "|---|" + "---:|" * (2 + len(bases))]
+    for engine in engines:
+        r = results.get((row, engine))
+        if r is not None:
+            lines.append(f"| {engine} | {fmt(r['median'])} | {fmt(r['min'])}–{fmt(r['max'])} | "
+                         + " | ".join(fmt(ratio(results, row, engine, b)) for b in bases) + " |")
+    if row == "W3 grad" and ("W3 forward", "numpy") in results:
+        floor = results[("W3 forward", "numpy")]["median"]
+        lines += ["", "A gradient costs at least one forward pass; as a multiple of numpy's "
+                  "forward: " + ", ".join(f"{e} {fmt(results[(row, e)]['median'] / floor)}"
+                                          for e in engines if (row, e) in results) + "."]
+    return lines + [""]
+
+
+# Colours of the plot's two variants (Material's default and slate palettes):
+# rune's bars in the site's indigo, the peers' in grey.
+PLOT_PALETTES = {
+    "light": dict(text="#1f2328", muted="#57606a", grid="#d0d7de", rune="#3f51b5", peer="#9aa3ad"),
+    "dark": dict(text="#e6edf3", muted="#aab4be", grid="#3d444d", rune="#8c9eff", peer="#6e7781"),
+}
+PLOT_FONT_SIZE = 13  # pt of the SVG; the page shows it at 12 px or more even on a phone
+
+
 def plot(results, rows, engines, path):
+    """Draw the ratios to the numpy floor, one panel per workload, as two SVGs.
+
+    `path` names the light variant; the dark one goes beside it, `-dark`
+    added to its stem (the Performance page shows the one matching the
+    palette). The figure is narrow (4.6 in) and its text large, so that it
+    reads on a phone; text stays text (svg.fonttype none), searchable and sharp.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     shown = [e for e in engines if e != "numpy"]
-    fig, ax = plt.subplots(figsize=(10, 4.5))
-    width = 0.8 / max(1, len(shown))
-    for i, engine in enumerate(shown):
-        xs = [j + (i - (len(shown) - 1) / 2) * width for j in range(len(rows))]
-        ys = [ratio(results, row, engine, "numpy") or 0 for row in rows]
-        ax.bar(xs, ys, width, label=engine)
-    ax.axhline(1, color="black", linewidth=1, linestyle="--", label="numpy floor")
-    ax.set_yscale("log")
-    ax.set_xticks(range(len(rows)), rows, rotation=15, fontsize=8)
-    ax.set_ylabel("time ÷ hand-written numpy (log)")
-    ax.set_title("rune and its peers relative to the numpy floor (lower is better)")
-    ax.legend(fontsize=8, ncol=4)
-    fig.tight_layout()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
+    ratios = {(row, e): ratio(results, row, e, "numpy") for row in rows for e in shown}
+    known = [r for r in ratios.values() if r]
+    low, high = min(known + [1]) / 2, max(known + [1]) * 6  # room for the labels
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for variant, colours in PLOT_PALETTES.items():
+        with plt.rc_context({"svg.fonttype": "none", "font.size": PLOT_FONT_SIZE,
+                             "svg.hashsalt": "rune", "text.color": colours["text"],
+                             "axes.edgecolor": colours["grid"],
+                             "xtick.color": colours["muted"], "ytick.color": colours["text"]}):
+            fig, axes = plt.subplots(len(rows), 1, sharex=True, squeeze=False,
+                                     figsize=(4.6, 0.5 + len(rows) * (0.3 + 0.22 * len(shown))))
+            for ax, row in zip(axes[:, 0], rows):
+                _plot_panel(ax, row, shown, ratios, colours, (low, high))
+            axes[-1, 0].set_xlabel("time ÷ hand-written numpy (log scale)",
+                                   color=colours["muted"])
+            fig.tight_layout(h_pad=0.6)
+            out = path if variant == "light" else path.with_stem(path.stem + "-dark")
+            # No creation date in the file: a re-drawn plot of the same run is the same file.
+            fig.savefig(out, format="svg", transparent=True, metadata={"Date": None})
+            plt.close(fig)
+
+
+def _plot_panel(ax, row, shown, ratios, colours, xlim):
+    """One workload: a bar per engine, its ratio written at the bar's end."""
+    from matplotlib.ticker import FuncFormatter, NullLocator
+
+    ys = range(len(shown))
+    values = [ratios[(row, e)] for e in shown]
+    bar_colours = [colours["rune"] if e.startswith("rune") else colours["peer"] for e in shown]
+    ax.barh(ys, [v or 0 for v in values], height=0.7, color=bar_colours)
+    for y, value in zip(ys, values):
+        label = "not run" if value is None else f"{fmt(value)}×"
+        ax.text(value or xlim[0], y, f" {label}", va="center", color=colours["text"])
+    ax.axvline(1, color=colours["muted"], linewidth=1, linestyle="--")
+    ax.set_xscale("log")
+    ax.set_xlim(*xlim)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))  # not 10^k
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_yticks(list(ys), shown)
+    ax.invert_yaxis()
+    ax.set_title(row, loc="left", fontweight="bold", color=colours["text"])
+    ax.tick_params(axis="y", length=0)
+    ax.grid(axis="x", color=colours["grid"], linewidth=0.6)
+    ax.set_axisbelow(True)
+    for side in ("top", "right", "left"):
+        ax.spines[side].set_visible(False)
 
 
 def machine_header(args, versions):

@@ -12,12 +12,16 @@ passes when:
   each out block is labelled "out", without a copy button;
 - no directive comment shows in its text (`<!-- literate: ... -->`);
 - docstring `>>>` examples (API pages) render as code, not as block quotes;
-- each Mermaid diagram is rendered as an SVG, not as mermaid's error picture.
+- each Mermaid diagram is rendered as an SVG, not as mermaid's error picture;
+- what scripts/site_reading.py checks as a reader reads: tables and plots at
+  688 px and 390 px, no raw Sphinx roles, maths typeset, API links from the
+  prose and the downloads of Learn pages.
 
 Then the search, opened from `?q=linearize`, must list a result that mentions
-"linearize". Screenshots of Home (light and dark palettes), and of
-Derivatives once docs/derivatives.md exists, go to site-check/. Exits 1 with
-a line per failure.
+"linearize", and its index must hold no out block. Screenshots of Home, a
+Learn page, Performance and the API reference of `rune`, in the light and
+dark palettes (and Performance on a phone), go to site-check/. Exits 1 with a
+line per failure.
 
 Chromium is driven through the DevTools protocol over a pipe
 (`--remote-debugging-pipe`: JSON messages ending in a NUL byte on file
@@ -44,13 +48,20 @@ import threading
 import time
 from pathlib import Path
 
+import site_reading
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 SITE = ROOT / "site"
 SEARCH_TERM = "linearize"
-# Pages photographed when they exist: docs/<name>.md -> <name>.png.
-SCREENSHOT_PAGES = ("index", "derivatives")
-PAGE_TIMEOUT = 20.0  # seconds for a page to load and draw its diagrams
+# Pages photographed when they exist: docs/<name>.md -> <name>-light.png and
+# <name>-dark.png (a / in the name becomes -).
+SCREENSHOT_PAGES = ("index", "derivatives", "performance", "api/rune")
+# ... and on a phone: <name>-phone-light.png.
+PHONE_SCREENSHOT_PAGES = ("performance",)
+# Seconds for a page to load and draw its diagrams (generous: a loaded 2-core
+# machine is slow; a page that loads sooner does not wait).
+PAGE_TIMEOUT = 60.0
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -252,37 +263,21 @@ class Browser:
                 found.append(f"console error: {entry['text']} {entry.get('url', '')}".rstrip())
         return found
 
-    def screenshot(self, path: Path, dark: bool = False) -> None:
-        self.send(
-            "Emulation.setDeviceMetricsOverride",
-            width=1280,
-            height=2000,
-            deviceScaleFactor=1,
-            mobile=False,
-        )
-        scheme = "dark" if dark else "light"
-        self.send(
-            "Emulation.setEmulatedMedia",
-            features=[{"name": "prefers-color-scheme", "value": scheme}],
-        )
-        # Material remembers the palette it chose; forget it, so that it
-        # follows the emulated preference.
-        self.evaluate("localStorage.clear()")
-        self.send("Page.reload")
-        self.wait_for_event("Page.loadEventFired", PAGE_TIMEOUT)
+    def screenshot(self, path: Path, dark: bool = False, viewport: str = "desktop") -> None:
+        size = site_reading.VIEWPORTS[viewport]
+        site_reading.reopen(self, viewport, "dark" if dark else "light")
         self.wait_until(_mermaid_drawn(), PAGE_TIMEOUT)
-        time.sleep(0.3)  # let the palette's transitions finish
         # The whole page, as tall as its content.
         height = self.send("Page.getLayoutMetrics")["cssContentSize"]["height"]
         self.send(
             "Emulation.setDeviceMetricsOverride",
-            width=1280,
+            width=size["width"],
             height=int(height),
             deviceScaleFactor=1,
-            mobile=False,
+            mobile=size["mobile"],
         )
         data = self.send("Page.captureScreenshot", format="png")["data"]
-        self.send("Emulation.clearDeviceMetricsOverride")
+        site_reading.set_viewport(self, "desktop")
         path.write_bytes(base64.b64decode(data))
         self.send("Emulation.setEmulatedMedia", features=[])
 
@@ -348,8 +343,9 @@ def count_mermaid_fences(text: str) -> int:
     return count
 
 
-def check_page(browser: Browser, base: str, markdown: Path) -> list[str]:
+def check_page(browser: Browser, base: str, markdown: Path, learn: bool) -> list[str]:
     url = page_url(markdown)
+    site_reading.set_viewport(browser, "desktop")
     browser.open(base + url)
     expected = expected_blocks(markdown)
     failures = []
@@ -379,6 +375,13 @@ def check_page(browser: Browser, base: str, markdown: Path) -> list[str]:
     if "error" in roles:
         failures.append("mermaid drew an error instead of a diagram (a syntax error?)")
     failures += browser.problems()
+    failures += site_reading.check_reading(browser, base, url, markdown, learn)
+    palettes = ("light", "dark") if "#only-" in markdown.read_text(encoding="utf-8") else ("light",)
+    for viewport in site_reading.VIEWPORTS:
+        for palette in palettes:
+            failures += site_reading.check_layout(browser, viewport, palette)
+    browser.send("Emulation.setEmulatedMedia", features=[])
+    site_reading.set_viewport(browser, "desktop")
     return [f"{url} ({markdown.relative_to(ROOT)}): {failure}" for failure in failures]
 
 
@@ -446,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (SITE / "index.html").exists():
         sys.exit(f"site_check: no built site in {SITE}; build it or drop --no-build")
     pages = sorted(DOCS.rglob("*.md"))
+    learn = {DOCS / name for name in site_reading.learn_pages()}
     options.screenshots.mkdir(parents=True, exist_ok=True)
 
     server = serve(SITE)
@@ -454,15 +458,20 @@ def main(argv: list[str] | None = None) -> int:
     failures: list[str] = []
     try:
         for markdown in pages:
-            failures += check_page(browser, base, markdown)
+            failures += check_page(browser, base, markdown, markdown in learn)
         failures += check_search(browser, base)
-        for name in SCREENSHOT_PAGES:
+        failures += site_reading.check_search_index(SITE, pages)
+        shots = [(name, viewport, dark) for name in SCREENSHOT_PAGES
+                 for viewport, dark in (("desktop", False), ("desktop", True))]
+        shots += [(name, "phone", False) for name in PHONE_SCREENSHOT_PAGES]
+        for name, viewport, dark in shots:
             markdown = DOCS / f"{name}.md"
             if markdown.exists():
                 browser.open(base + page_url(markdown))
-                browser.screenshot(options.screenshots / f"{name}.png")
-                if name == "index":
-                    browser.screenshot(options.screenshots / f"{name}-dark.png", dark=True)
+                phone = "-phone" if viewport == "phone" else ""
+                palette = "dark" if dark else "light"
+                path = options.screenshots / f"{name.replace('/', '-')}{phone}-{palette}.png"
+                browser.screenshot(path, dark=dark, viewport=viewport)
     finally:
         browser.close()
         server.shutdown()

@@ -534,8 +534,6 @@ CASES = {
     R.max_p: reduction(R.max),
     R.min_p: reduction(R.min),
     R.prod_p: reduction(R.prod),
-    L.amax.primitive: reduction(L.amax),
-    L.amin.primitive: reduction(L.amin),
     R.argmax.primitive: reduction(R.argmax, False, one_axis=True),
     R.argmin.primitive: reduction(R.argmin, False, one_axis=True),
     R.all.primitive: reduction(R.all, False, bools),
@@ -581,12 +579,12 @@ CASES = {
         lambda a: L.svd_vectors(a, which=which), "svd_vectors")),
     L.singular_values.primitive: rectangular(L.singular_values, "singular_values"),
     # control flow and custom rules
-    rune.control.cond_p: call_case("cond", _cond, 2),
-    rune.control.while_p: call_case("while", _while, 1).map(_forward_only),
-    rune.control.scan_p: st.one_of(scan_case(), call_case("fori_loop", _fori)),
-    rune.custom._JVP.primitive: call_case("custom_jvp", custom_tanh),
-    rune.custom._VJP.primitive: call_case("custom_vjp", _custom_vjp_fn).map(_reverse_only),
-    rune.custom._TRANSPOSE.primitive: call_case("custom_transpose", _custom_transpose_fn),
+    rune.calls.control_rules.cond_p: call_case("cond", _cond, 2),
+    rune.calls.control_rules.while_p: call_case("while", _while, 1).map(_forward_only),
+    rune.calls.control_rules.scan_p: st.one_of(scan_case(), call_case("fori_loop", _fori)),
+    rune.calls.custom._JVP.primitive: call_case("custom_jvp", custom_tanh),
+    rune.calls.custom._VJP.primitive: call_case("custom_vjp", _custom_vjp_fn).map(_reverse_only),
+    rune.calls.custom._TRANSPOSE.primitive: call_case("custom_transpose", _custom_transpose_fn),
     # checkpoint's backward pass runs a linear_call (vmap(grad) reaches it)
-    rune.custom.linear_call: call_case("checkpoint", checkpointed),
+    rune.calls.call.linear_call: call_case("checkpoint", checkpointed),
 }

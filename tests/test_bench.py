@@ -75,8 +75,23 @@ def test_report_gives_ratios_and_verdicts():
                                       ("W1 grad", "autograd", 10.0)]}
     text = bench.report(results, ["W1 grad"], ["numpy", "rune", "autograd"],
                         ["torch: not installed"], ["header"])
-    assert "| W1 grad | ms | 1 (1–1) | 4 (4–4) | 10.0 (10.0–10.0) |" in text
-    assert "| W1 grad | 1 | 4 | 10.0 |" in text  # ratios to the floor
+    # One table per workload, engines as rows: median, spread, ratios to numpy and autograd.
+    assert "| engine | ms | min–max | × numpy | × autograd |" in text
+    assert "| rune | 4 | 4–4 | 4 | 0.4 |" in text
+    assert "| autograd | 10.0 | 10.0–10.0 | 10.0 | 1 |" in text
     assert "| W1 grad: rune ≤ 0.5 × autograd | 0.4 | PASS |" in text
     assert "| W1 grad: rune.jit ≤ 1.5 × numpy | – | – |" in text
     assert "- skipped torch: not installed" in text
+
+
+def test_plot_draws_a_light_and_a_dark_svg_with_text_as_text(tmp_path):
+    pytest.importorskip("matplotlib")  # the bench extra; the site uses the committed SVGs
+    results = {(row, engine): {"unit": "ms", "median": t, "min": t, "max": t}
+               for row, engine, t in [("W1 grad", "numpy", 1.0), ("W1 grad", "rune", 4.0),
+                                      ("W1 grad", "autograd", 10.0)]}
+    bench.plot(results, ["W1 grad"], ["numpy", "rune", "autograd"], tmp_path / "ratios.svg")
+    light, dark = (tmp_path / "ratios.svg").read_text(), (tmp_path / "ratios-dark.svg").read_text()
+    for svg, text_colour in ((light, "#1f2328"), (dark, "#e6edf3")):
+        assert "<text" in svg and "4×" in svg  # labels are text, not paths
+        assert text_colour in svg
+        assert f"font-size: {bench.PLOT_FONT_SIZE}px" in svg

@@ -1,5 +1,5 @@
-"""Control flow: rune.cond, while_loop, fori_loop, scan (rune/control.py and
-rune/primitives/control.py).
+"""Control flow: rune.cond, while_loop, fori_loop, scan (rune/calls/control.py and
+rune/calls/control_rules.py).
 
 Values against Python loops and numpy; every differentiation through each,
 eagerly (Python control flow) and traced (the primitives' rules); jit (the

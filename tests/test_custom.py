@@ -1,4 +1,4 @@
-"""Custom rules: custom_jvp, custom_vjp, custom_transpose (rune/custom.py).
+"""Custom rules: custom_jvp, custom_vjp, custom_transpose (rune/calls/custom.py).
 
 The OCaml page's sqrt_newton example; each rule under the differentiation it
 belongs to; differentiations around it seeing the function as written; the

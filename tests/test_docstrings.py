@@ -284,3 +284,20 @@ def test_what_each_kind_of_object_must_document():
     assert needs(LiterateSyntaxError) == ("Args", False)
     assert needs(Outcome) == (None, False)
     assert needs(nx.TracedValueError) == (None, False)
+
+
+SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|func|mod|meth|attr|exc|obj|data):`[^`]*`")
+
+
+def test_docstrings_use_markdown_cross_references_not_sphinx_roles():
+    # mkdocstrings renders Google-style docstrings as markdown: a Sphinx role
+    # shows as raw `:class:` text on the API pages. A cross-reference is
+    # written [`name`][rune.module.name]; scripts/site_check.py checks the
+    # built pages too.
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {match.group()}"
+        for path in sorted([*(ROOT / "rune").rglob("*.py"), *ROOT.glob("*.py")])
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for match in SPHINX_ROLE.finditer(line)
+    ]
+    assert not found, "Sphinx roles in docstrings:\n" + "\n".join(found)

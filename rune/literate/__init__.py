@@ -2,10 +2,10 @@ r"""rune.literate: markdown pages whose code runs as tests, with a promote step.
 
 A page's ```` ```python ```` blocks run in order in one namespace; the
 ```` ```out ```` block after each holds exactly what it prints. pytest runs the
-pages through Sybil (:mod:`rune.literate.pytest_plugin`), ``python -m
+pages through Sybil (`rune.literate.pytest_plugin`), ``python -m
 rune.literate check`` runs them without pytest, and ``python -m rune.literate
 promote`` writes the actual output back into the out blocks. All three run
-each page in a worker process of its own (:class:`IsolatedPageRunner`).
+each page in a worker process of its own ([`IsolatedPageRunner`][rune.literate.IsolatedPageRunner]).
 
 This package imports only the standard library (Sybil and pytest are needed
 by the pytest plugin alone), and nothing of the rune engine.

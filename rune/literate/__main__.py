@@ -1,4 +1,4 @@
-"""``python -m rune.literate``: see :mod:`rune.literate.cli`."""
+"""``python -m rune.literate``: see `rune.literate.cli`."""
 
 import sys
 

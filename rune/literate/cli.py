@@ -7,7 +7,7 @@ CI), with ``--diff`` it only prints the changes.
 
 Every page runs in a worker process of its own (``-j N``: N at a time), with
 a timeout per block (``--timeout``); this process alone reads and writes the
-pages (see :mod:`rune.literate.isolation`).
+pages (see `rune.literate.isolation`).
 
 Exit status: 0 when all is well, 1 when a block fails, a page cannot be parsed
 or written, no page is found or (``promote --check``) a page would change,
@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TextIO
 
+from . import export
 from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner
 from .docstrings import read_source
 from .parser import LiterateSyntaxError
@@ -256,6 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
         const="diff",
         help="change nothing; only print the diff of what would change",
     )
+    export.add_command(commands)
     return parser
 
 
@@ -298,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
     arguments = parser.parse_args(argv)
+    if arguments.command == "export":
+        return export.run_export(arguments)
     try:
         pages = [path.absolute() for path in find_pages(arguments.paths, os.getcwd())]
     except FileNotFoundError as error:

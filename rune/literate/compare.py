@@ -1,6 +1,7 @@
 """Compare what a block printed with its out block, and show the difference.
 
-The rules: output is first normalised (:func:`normalize_output`: line endings,
+The rules: output is first normalised
+([`normalize_output`][rune.literate.normalize_output]: line endings,
 carriage returns, terminal escape sequences, trailing whitespace), then
 ``...`` matches any text. A line that is only ``...`` matches any
 number of whole lines, zero included (as in mdx); ``...`` inside a line matches
@@ -150,7 +151,9 @@ def _starts_line(text: str, position: int) -> bool:
 def diff_outputs(
     expected: str, actual: str, expected_label: str = "expected", actual_label: str = "actual"
 ) -> str:
-    r"""A unified diff from ``expected`` to ``actual``, after :func:`normalize_output`.
+    r"""A unified diff from ``expected`` to ``actual``, after normalizing both.
+
+    Normalizing is what [`normalize_output`][rune.literate.normalize_output] does.
 
     Args:
       expected: the out block's body.

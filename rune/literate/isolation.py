@@ -1,8 +1,8 @@
 """Run a page in a worker process, so that no block can take its caller down.
 
 ``check``, ``promote`` and the pytest plugin all run pages through
-:class:`IsolatedPageRunner`. Each page gets a fresh interpreter
-(:mod:`rune.literate.worker`) that runs its blocks with :class:`PageRunner`;
+[`IsolatedPageRunner`][rune.literate.IsolatedPageRunner]. Each page gets a fresh interpreter
+(`rune.literate.worker`) that runs its blocks with [`PageRunner`][rune.literate.PageRunner];
 the parent only reads its answers, so
 
 - a block that calls ``os._exit``, crashes or is killed is a failure naming

@@ -1,6 +1,6 @@
 """The parts of a parsed page: lines, fences, blocks, steps and the page itself.
 
-:mod:`rune.literate.parser` builds them; the runner, promote and the plugins
+`rune.literate.parser` builds them; the runner, promote and the plugins
 read them. Offsets index the page text exactly as it was read.
 """
 
@@ -211,7 +211,7 @@ class Page:
 
 
 def split_lines(text: str) -> list[Line]:
-    r"""Split ``text`` at ``\n`` into :class:`Line` objects with exact offsets.
+    r"""Split ``text`` at ``\n`` into `Line` objects with exact offsets.
 
     >>> [(line.text, line.eol) for line in split_lines("a\r\nb")]
     [('a', '\r\n'), ('b', '')]

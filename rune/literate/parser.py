@@ -173,18 +173,30 @@ class _Scanner:
         """
         if opening["quote"] or opening["bullet"]:
             return False
-        column = len(opening["indent"].expandtabs(4))
+        column = _indent_columns(opening["indent"])
         if column < 4:
             return False
-        for earlier in reversed(self.lines[max(0, index - 200) : index]):
-            if _is_blank(earlier.text):
+        after_blank = False
+        for position in range(index - 1, max(-1, index - 201), -1):
+            earlier = self.lines[position].text
+            if _is_blank(earlier):
+                after_blank = True
                 continue
-            earlier_column = len(earlier.text) - len(earlier.text.lstrip(" \t"))
-            earlier_column = len(earlier.text[:earlier_column].expandtabs(4))
-            if earlier_column < column:
-                opener = _CONTAINER_OPENER.match(earlier.text)
-                return opener is None or column - earlier_column >= 8
+            if _indent_columns(earlier) < column:
+                if after_blank and not _CONTAINER_OPENER.match(earlier):
+                    # A paragraph ended above the blank line; the container it
+                    # belongs to (a list item wrapping onto lines indented less
+                    # than this fence) is opened by the paragraph's first line.
+                    earlier = self.paragraph_start(position)
+                opener = _CONTAINER_OPENER.match(earlier)
+                return opener is None or column - _indent_columns(earlier) >= 8
         return True
+
+    def paragraph_start(self, index: int) -> str:
+        """The first line of the paragraph holding line ``index``."""
+        while index > 0 and not _is_blank(self.lines[index - 1].text):
+            index -= 1
+        return self.lines[index].text
 
     def skip_shown_fence(self, index: int, opening: re.Match) -> int:
         """The index after a fence that markdown shows as text (or after its first line)."""
@@ -406,6 +418,11 @@ def _known_directives() -> str:
     names = ", ".join(name + " SECONDS" if name in _TIMEOUT_DIRECTIVES
                       else "name NAME" if name == "name" else name for name in DIRECTIVES)
     return names + " (skip may add `if CONDITION` and `because REASON`)"
+
+
+def _indent_columns(text: str) -> int:
+    """How many columns of white space ``text`` starts with (tabs to 4)."""
+    return len(text[: len(text) - len(text.lstrip(" \t"))].expandtabs(4))
 
 
 def _match_fence_open(text: str) -> re.Match | None:
@@ -656,7 +673,7 @@ def _describe(token: object) -> str:
 
 
 def parse_page(text: str, path: str = "<page>") -> Page:
-    r"""Parse markdown ``text`` into a :class:`Page`.
+    r"""Parse markdown ``text`` into a [`Page`][rune.literate.Page].
 
     Args:
       text: the page's markdown.
@@ -692,7 +709,7 @@ def read_page(path: str | Path) -> Page:
       path: the page's file, a str or a pathlib.Path.
 
     Raises:
-      LiterateSyntaxError: as :func:`parse_page` does.
+      LiterateSyntaxError: as [`parse_page`][rune.literate.parse_page] does.
       OSError: the file cannot be read.
       UnicodeDecodeError: the file is not UTF-8 text.
       TypeError: path is not a str or a path.

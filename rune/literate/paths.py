@@ -85,7 +85,7 @@ def find_pages(
     """The pages to run: files as given, directories searched for ``*.md``.
 
     With no ``arguments``, the pages under ``root`` that ``patterns`` name
-    (files, directories or glob patterns, as in :func:`matches_paths`).
+    (files, directories or glob patterns, as in `matches_paths`).
     Raises ``FileNotFoundError`` for an argument that does not exist.
     The result is sorted and has no duplicates.
     """

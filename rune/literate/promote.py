@@ -13,9 +13,9 @@ raises (or fails in another way promote cannot fix) keeps its out block; the
 other blocks of its page are still promoted.
 
 Writing is the parent process's job alone (blocks run in a worker process):
-:func:`write_promoted` writes through symlinks, refuses a link leading out of
+`write_promoted` writes through symlinks, refuses a link leading out of
 the paths given, a read-only page, and a page that changed on disk while its
-blocks ran; :func:`write_atomically` never leaves half a page.
+blocks ran; [`write_atomically`][rune.literate.write_atomically] never leaves half a page.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class PromotedPage:
 
 
 def _edits_diff(old: str, edits: list[tuple[int, int, str]], path: str) -> str:
-    """The unified diff of applying ``edits`` to ``old``, as :func:`unified_diff` prints it.
+    """The unified diff of applying ``edits`` to ``old``, as `unified_diff` prints it.
 
     Only the lines each edit touches are compared (difflib on each), the rest
     is known to be equal: linear in the page for any number of edits.
@@ -245,7 +245,7 @@ def promote_text(page: Page, results: list[BlockResult]) -> str:
 
     Args:
       page: the parsed page.
-      results: the results of running it (:meth:`PageRunner.run_all`).
+      results: the results of running it ([`PageRunner.run_all`][rune.literate.PageRunner.run_all]).
 
     Raises:
       PromoteError: an output line would close its out block's fence, or the
@@ -435,7 +435,7 @@ def promote_page(
     r"""Run the page at ``path`` in a worker process and compute its promoted text.
 
     Nothing is written. Never raises for a bad page: a parse error is recorded
-    in the returned :class:`PromotedPage` (whose text is then unchanged), and
+    in the returned [`PromotedPage`][rune.literate.PromotedPage] (whose text is then unchanged), and
     failing blocks are in its ``failures`` (their out blocks stay as they are;
     the other blocks are promoted).
 

@@ -1,9 +1,9 @@
 """pytest collection of markdown pages and docstring examples, through Sybil.
 
-pytest loads the light entry point :mod:`rune_literate_pytest` in every run;
+pytest loads the light entry point `rune_literate_pytest` in every run;
 when a project opts in (``literate_paths``, ``literate_docstring_paths`` or
 ``--literate``), it imports this module and registers a
-:class:`LiterateCollector`. The settings are described there.
+`LiterateCollector`. The settings are described there.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _doctest_flags(names) -> int:
 
 
 class BlockFailed(AssertionError):
-    """A python block of a page failed; carries its :class:`BlockResult`."""
+    """A python block of a page failed; carries its [`BlockResult`][rune.literate.BlockResult]."""
 
     def __init__(self, result: BlockResult) -> None:
         super().__init__(result.report())

@@ -1,8 +1,8 @@
 """Run a page's blocks in one namespace and judge each against its out block.
 
-pytest, ``check`` and ``promote`` all run pages through :class:`PageRunner`,
+pytest, ``check`` and ``promote`` all run pages through [`PageRunner`][rune.literate.PageRunner],
 so a block passes or fails for the same reason everywhere; they run it in a
-worker process (:mod:`rune.literate.isolation`), one per page.
+worker process (`rune.literate.isolation`), one per page.
 
 Each block runs with the working directory restored after it, and with
 output routed by thread: what a thread started by an earlier block prints
@@ -88,7 +88,7 @@ class BlockResult:
 
     Attributes:
       block: the python block.
-      outcome: how it fared (an :class:`Outcome`).
+      outcome: how it fared (an [`Outcome`][rune.literate.Outcome]).
       path: the page's path as reports show it.
       output: what the block printed; for a block marked ``raises`` it ends
         with the exception's last traceback line. It is what ``promote`` writes.
@@ -181,7 +181,8 @@ class PageRunner:
     page builds up to that block.
 
     Args:
-      page: the parsed page (from :func:`parse_page` or :func:`read_page`).
+      page: the parsed page (from [`parse_page`][rune.literate.parse_page] or
+        [`read_page`][rune.literate.read_page]).
       namespace: the dict the blocks run in; default a new one. Pass Sybil's
         document namespace to share it with Sybil.
       display_path: names the page in reports and tracebacks (default:

@@ -1,6 +1,6 @@
 """Literate pages as Sybil documents: one Sybil example per python block.
 
-The pytest plugin (:mod:`rune.literate.pytest_plugin`) uses this; a project
+The pytest plugin (`rune.literate.pytest_plugin`) uses this; a project
 that prefers its own ``conftest.py`` can use it directly::
 
     from sybil import Sybil
@@ -9,7 +9,7 @@ that prefers its own ``conftest.py`` can use it directly::
     pytest_collect_file = Sybil(parsers=[LiterateParser()], patterns=["*.md"]).pytest()
 
 Every example of a page shares one
-:class:`~rune.literate.isolation.IsolatedPageRunner`, kept on the Sybil
+[`IsolatedPageRunner`][rune.literate.IsolatedPageRunner], kept on the Sybil
 document: the page's blocks run in order in a worker process of their own, as
 with ``check`` and ``promote``, so an abrupt exit, a crash or a timeout fails
 the block instead of ending pytest. The page is read exactly as they read it
@@ -36,7 +36,7 @@ class LiterateParser:
     ``root`` is the directory page paths are shown relative to in reports
     and tracebacks (default: the current directory); ``timeout`` the seconds
     a block may run unless a directive of the page says otherwise. Parsing
-    raises :class:`~rune.literate.parser.LiterateSyntaxError` for a
+    raises [`LiterateSyntaxError`][rune.literate.LiterateSyntaxError] for a
     malformed page.
     """
 
@@ -90,7 +90,7 @@ class LiterateSybil(Sybil):
     """A Sybil whose test ids are ``line:N`` (``docs/page.md::line:12``), or the
     block's name when a ``name`` directive gives it one (``docs/page.md::NAME``).
 
-    Pages are read as :class:`LiterateDocument` (python files as Sybil does).
+    Pages are read as `LiterateDocument` (python files as Sybil does).
     """
 
     def __init__(self, *args, document_types=None, **kwargs) -> None:

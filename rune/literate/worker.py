@@ -1,4 +1,4 @@
-"""The worker process that runs one page: started by :mod:`rune.literate.isolation`.
+"""The worker process that runs one page: started by `rune.literate.isolation`.
 
 It reads requests from its stdin pipe and answers on its stdout pipe, one JSON
 object a line, then gives the page's blocks neither: their stdin is

@@ -168,7 +168,7 @@ def resize(a, new_shape):
 
 
 def choose(a, choices, mode="raise"):
-    """Elements picked from `choices` by the indices in a: out[i] = choices[a[i]][i],
+    """Elements picked from `choices` by the indices in a: `out[i] = choices[a[i]][i]`,
     everything broadcast together (numpy's choose). Differentiable in the choices.
 
     Args:

@@ -244,9 +244,9 @@ def _vector_norm(x, ord, axes, keepdims):
         return _e.sqrt(_r.sum(_abs_squared(x), axis=axes, keepdims=keepdims))
     size = _e.absolute(x)
     if ord == np.inf:
-        return _l.amax(size, axis=axes, keepdims=keepdims)
+        return _r.max(size, axis=axes, keepdims=keepdims)
     if ord == -np.inf:
-        return _l.amin(size, axis=axes, keepdims=keepdims)
+        return _r.min(size, axis=axes, keepdims=keepdims)
     if ord == 0:
         return _r.sum(_e.astype(_e.not_equal(x, 0), dtype=size.dtype), axis=axes,
                       keepdims=keepdims)
@@ -263,8 +263,8 @@ def _matrix_norm(x, ord, rows, cols, keepdims):
         last = tuple(a for a in range(x.ndim) if a not in axes) + (rows, cols)
         s = _l.singular_values(_s.transpose(x, axes=last))
         out = {"nuc": lambda: _r.sum(s, axis=(s.ndim - 1,), keepdims=False),
-               2: lambda: _l.amax(s, axis=(s.ndim - 1,), keepdims=False),
-               -2: lambda: _l.amin(s, axis=(s.ndim - 1,), keepdims=False)}[ord]()
+               2: lambda: _r.max(s, axis=(s.ndim - 1,), keepdims=False),
+               -2: lambda: _r.min(s, axis=(s.ndim - 1,), keepdims=False)}[ord]()
         if keepdims:
             out = _s.reshape(out, shape=tuple(1 if a in axes else n
                                               for a, n in enumerate(x.shape)))
@@ -272,7 +272,7 @@ def _matrix_norm(x, ord, rows, cols, keepdims):
     if ord in (1, -1, np.inf, -np.inf):
         summed, extreme = (rows, cols) if ord in (1, -1) else (cols, rows)
         sums = _r.sum(_e.absolute(x), axis=(summed,), keepdims=True)
-        pick = _l.amax if ord in (1, np.inf) else _l.amin
+        pick = _r.max if ord in (1, np.inf) else _r.min
         out = pick(sums, axis=(extreme,), keepdims=True)
         if not keepdims:
             out = _s.reshape(out, shape=tuple(n for a, n in enumerate(x.shape) if a not in axes))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..primitives import elementwise as _e
+from ..primitives import reduce as _r
 from ..primitives import special as _special
 from .creation import as_tensor
 from .tensor import call_broadcasting
@@ -333,7 +334,6 @@ def real_tensor(x, fn, floats=False):
 
 
 def _reduce_any(x):
-    from ..primitives import reduce as _r
     return _r.any(x, axis=tuple(range(x.ndim)), keepdims=False)
 
 

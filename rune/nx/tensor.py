@@ -13,6 +13,8 @@ import functools
 
 import numpy as np
 
+from . import printing as _printing
+
 
 class TracedValueError(Exception):
     """Raised when code reads the data of a value that a transformation traces.
@@ -542,5 +544,3 @@ for _name in ("sum", "mean", "prod", "max", "min", "var", "std", "argmax", "argm
 # rune.nx namespace, `_functions` the elementwise primitives by name.
 _ops = None
 _functions: dict = {}
-
-from . import printing as _printing  # noqa: E402

@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import Primitive, binder
-from ..nx.tensor import Tensor
+from ..core import Primitive, Tensor, binder
 from . import shape as _shape
 
 

@@ -31,11 +31,10 @@ import string
 
 import numpy as np
 
-from ..core import Primitive, binder
-from ..nx.tensor import Tensor
+from ..core import Primitive, Tensor, binder
 from . import reduce as _reduce
 from . import shape as _shape
-from .elementwise import (astype, conj, divide, equal, fit, imag, multiply, negative, real,
+from .elementwise import (conj, divide, equal, fit, imag, multiply, negative, real,
                           where)
 
 # ------------------------------------------------------------------ helpers
@@ -574,26 +573,3 @@ singular_values = _linalg_primitive(
     lambda a: (a.shape[:-2] + (min(a.shape[-2:]),), _result_dtype(_np_singular_values, a.dtype)),
     (_singular_values_jvp,),
 )
-
-
-def _extreme_jvp(t, ans, x, axis, keepdims):
-    """The tangent at the max (or min): ties share it evenly, as in max's rule."""
-    full = ans if keepdims else _shape.reshape(ans, shape=_reduce._reduced_shape(x.shape, axis,
-                                                                                   True))
-    hits = astype(equal(x, full), dtype=t.dtype)
-    share = divide(hits, _reduce.sum(hits, axis=axis, keepdims=True))
-    return _reduce.sum(multiply(t, share), axis=axis, keepdims=keepdims)
-
-
-def _extreme(name, fn):
-    # TODO(after merge): replace with the reductions family's max/min.
-    prim = Primitive(name, lambda x, axis, keepdims: fn(x, axis=axis, keepdims=keepdims),
-                     lambda x, axis, keepdims: (_reduce._reduced_shape(x.shape, axis, keepdims),
-                                                x.dtype))
-    prim.jvp_rules = (_extreme_jvp,)
-    prim.batch = _reduce._batch_reduction(prim)
-    return binder(prim)
-
-
-amax = _extreme("max", np.max)
-amin = _extreme("min", np.min)

@@ -16,8 +16,7 @@ import math
 
 import numpy as np
 
-from ..core import Primitive, binder
-from ..nx.tensor import Tensor
+from ..core import Primitive, Tensor, binder
 from . import elementwise as _e
 from . import indexing as _ix
 from . import shape as _shape

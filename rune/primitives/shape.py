@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import Primitive, binder
-from ..nx.tensor import Tensor
+from ..core import Primitive, Tensor, binder
 
 
 def _linear_shape_op(name, impl, abstract_eval, transpose_rule, batch):

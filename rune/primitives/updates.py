@@ -26,8 +26,7 @@ import math
 
 import numpy as np
 
-from ..core import Primitive, binder
-from ..nx.tensor import Tensor
+from ..core import Primitive, Tensor, binder
 from . import elementwise as _e
 from . import shape as _shape
 from . import sorting as _sorting

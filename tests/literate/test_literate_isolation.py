@@ -402,6 +402,19 @@ def test_fences_in_list_items_and_admonitions_still_run():
     assert len(parse_page(text).python_blocks) == 2
 
 
+def test_a_fence_after_a_wrapped_list_item_paragraph_runs():
+    # The item's paragraph wraps onto a line indented less than the fence; the
+    # fence still belongs to the item (MkDocs renders it as code), so it runs.
+    text = (f"- Standard input is empty, so a block waiting for input fails\n"
+            f"  at once instead of hanging:\n\n    {F}python\n    x = 1\n    {F}\n")
+    assert len(parse_page(text).python_blocks) == 1
+
+
+def test_a_fence_under_a_wrapped_plain_paragraph_is_still_text():
+    text = f"Some text that wraps\n  onto an indented line.\n\n    {F}python\n    x = 1\n    {F}\n"
+    assert parse_page(text).python_blocks == []
+
+
 def test_a_byte_order_mark_is_not_part_of_the_first_line():
     page_ = parse_page(f"\ufeff{F}python\nprint(1)\n{F}\n")
     assert [block.line for block in page_.python_blocks] == [1]

@@ -1,7 +1,7 @@
 """Functions traced to graphs, and graphs transformed: what control flow carries.
 
-rune.cond, rune.while_loop and rune.scan (rune/control.py) trace their
-functions to graphs and bind primitives (rune/primitives/control.py) whose
+rune.cond, rune.while_loop and rune.scan (rune/calls/control.py) trace their
+functions to graphs and bind primitives (rune/calls/control_rules.py) whose
 params are those graphs, `SubGraph`s. The primitives' rules then work on the
 graphs themselves, with the functions here:
 
@@ -27,20 +27,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .core import Tracer, active_traces, new_trace
-from .custom import _LinearRule, _placed, _zeros, linear_call
-from .forward import jvp_flat
-from .graph import Graph, GraphTrace, Var, WeakVar
-from .jit import JitTrace, compile_graph
-from .nx.tensor import TracedValueError
-from .primitives import shape as _shape
-from .reverse import evaluate_backward, linearize_flat
-from .vmap import BatchTrace, BatchTracer
+from ..core import TracedValueError, Tracer, active_traces, new_trace
+from ..forward import jvp_flat
+from ..graph import Graph, Var, WeakVar
+from ..jit import JitTrace, compile_graph
+from ..primitives import shape as _shape
+from ..reverse import evaluate_backward, linearize_flat
+from ..vmap import BatchTrace, BatchTracer
+from .call import LinearRule, placed, record_linear, zeros
 
 __all__ = [
-    "Aval", "SubGraph", "ControlTrace", "readable", "tracing", "is_float", "var_like",
+    "Aval", "SubGraph", "control_trace", "readable", "tracing", "is_float", "var_like",
     "unused_var", "trace_graph", "join_consts", "permuted", "jvp_graph", "ControlRule",
-    "record_linear", "linearize_graph", "transpose_call", "transpose_graph", "batch_graph",
+    "record_control_linear", "linearize_graph", "transpose_call", "transpose_graph", "batch_graph",
 ]
 
 # ------------------------------------------------------------ graphs as params
@@ -76,21 +75,17 @@ class SubGraph:
     __repr__ = __str__
 
 
-class ControlTrace(JitTrace):
-    """What branches and loop bodies are traced under: jit's trace (Python
-    numbers keep their weak typing), whose reads name the construct."""
+# Branches and loop bodies are traced under jit's trace (Python numbers keep
+# their weak typing), whose reads name the construct. has_weak: a weak Var of
+# an enclosing jit may be captured by a closure (x32 * lr stays float32).
+CONTROL_READ_HINT = (", which knows its shape and dtype but not its value (under jit and "
+                     "vmap, branches and loop bodies are traced: choose between values with "
+                     "nx.where, or branch with rune.cond)")
 
-    def __init__(self, level, transform):
-        super().__init__(level, transform)
-        # A weak Var of an enclosing jit may be captured by a closure: x32 * lr stays float32.
-        self.has_weak = True
 
-    def read_error(self, read):
-        raise TracedValueError(
-            f"{read}: the value is traced by {self.transform}, which knows its shape and dtype "
-            f"but not its value (under jit and vmap, branches and loop bodies are traced: "
-            f"choose between values with nx.where, or branch with rune.cond)"
-        )
+def control_trace(level, transform):
+    """The trace branches and loop bodies run under (see CONTROL_READ_HINT)."""
+    return JitTrace(level, transform, CONTROL_READ_HINT, has_weak=True)
 
 
 def readable(x) -> bool:
@@ -109,7 +104,7 @@ def tracing() -> bool:
     """Whether a transformation that traces (jit, vmap, a traced branch or
     body) is active: then values made now may be traced even if the
     arguments are not (a function may close over traced values)."""
-    return any(isinstance(t, (GraphTrace, BatchTrace)) for t in active_traces())
+    return any(t.kind in ("graph", "record", "batch") for t in active_traces())
 
 
 def is_float(x) -> bool:
@@ -130,7 +125,7 @@ def var_like(trace, x):
 def unused_var(x):
     """A graph input that the graph does not read (graphs bound together take the same inputs)."""
     # A trace of its own, never entered: a shared one would number Vars for every thread.
-    return var_like(ControlTrace(-1, "rune control flow"), x)
+    return var_like(control_trace(-1, "rune control flow"), x)
 
 
 def trace_graph(fn, avals, transform):
@@ -141,7 +136,7 @@ def trace_graph(fn, avals, transform):
     (a closure over a tracer) become extra inputs, first; `consts` lists
     them, to be passed wherever the graph is bound.
     """
-    with new_trace(ControlTrace, transform) as trace:
+    with new_trace(control_trace, transform) as trace:
         inputs = [var_like(trace, a) for a in avals]
         outputs = list(fn(*inputs))
     graph = Graph(inputs, trace.equations, outputs).pruned()
@@ -198,15 +193,15 @@ def jvp_graph(graph, tangent_at, transform):
     n = len(graph.inputs)
 
     def fn(*xs):
-        tangents = _placed(xs[n:], tangent_at, [None] * n)
+        tangents = placed(xs[n:], tangent_at, [None] * n)
         outs, out_tangents = jvp_flat(graph.evaluate, list(xs[:n]), tangents, transform)
-        return outs + [_zeros(o) if t is None else t
+        return outs + [zeros(o) if t is None else t
                        for o, t in zip(outs, out_tangents) if is_float(o)]
 
     return trace_graph(fn, graph.inputs + [graph.inputs[i] for i in tangent_at], transform)[0]
 
 
-class ControlRule(_LinearRule):
+class ControlRule(LinearRule):
     """The rule of a linear_call recorded by control flow. Its `forward` reads
     every value it needs from its arguments (the residuals come first), so the
     equation stays valid in a graph whose values are substituted."""
@@ -214,12 +209,9 @@ class ControlRule(_LinearRule):
     __slots__ = ()
 
 
-def record_linear(record, args, out_avals, name, forward, transpose):
+def record_control_linear(record, args, out_avals, name, forward, transpose):
     """Append `outs = linear_call(*args)` (a ControlRule) to a record; return the output Vars."""
-    outs = tuple(record.new_var(a.shape, a.dtype) for a in out_avals)
-    rule = ControlRule(name, forward, transpose)
-    record.equations.append((linear_call, tuple(args), {"rule": rule}, outs))
-    return outs
+    return record_linear(record, args, out_avals, name, forward, transpose, ControlRule)
 
 
 def linearize_graph(graph, tangent_at, kept_at, transform):
@@ -231,10 +223,10 @@ def linearize_graph(graph, tangent_at, kept_at, transform):
     the tangents of the inputs at tangent_at) to the tangents of the float
     outputs.
     """
-    with new_trace(ControlTrace, transform) as trace:
+    with new_trace(control_trace, transform) as trace:
         ins = [var_like(trace, v) for v in graph.inputs]
         outs, in_vars, out_vars, record = linearize_flat(
-            lambda *xs: graph.evaluate(*_placed(xs, tangent_at, ins)),
+            lambda *xs: graph.evaluate(*placed(xs, tangent_at, ins)),
             [ins[i] for i in tangent_at], transform)
     kept = [ins[i] for i in kept_at]
     kept_ids = {id(v) for v in kept}
@@ -252,7 +244,7 @@ def linearize_graph(graph, tangent_at, kept_at, transform):
                 residuals.setdefault(id(a), a)
     res = list(residuals.values())
     fwd = Graph(ins, trace.equations, outs + res).pruned()
-    tangents_out = [_zeros(o) if v is None else v for o, v in zip(outs, out_vars) if is_float(o)]
+    tangents_out = [zeros(o) if v is None else v for o, v in zip(outs, out_vars) if is_float(o)]
     lin = Graph(kept + res + in_vars, record.equations, tangents_out).pruned()
     return fwd, lin, len(res)
 
@@ -261,9 +253,9 @@ def transpose_call(lin, nonlinear, cts, transform):
     """The cotangents (None for zero) of the linear inputs of `lin` (the
     inputs after the non-linear ones), given its outputs' cotangents: lin
     runs once more under a linearization, whose record runs backward."""
-    zeros = [_zeros(v) for v in lin.inputs[len(nonlinear):]]
+    at_zero = [zeros(v) for v in lin.inputs[len(nonlinear):]]
     _, in_vars, out_vars, record = linearize_flat(
-        lambda *ts: lin.evaluate(*nonlinear, *ts), zeros, transform)
+        lambda *ts: lin.evaluate(*nonlinear, *ts), at_zero, transform)
     return evaluate_backward(record, out_vars, list(cts), in_vars)
 
 
@@ -277,7 +269,7 @@ def transpose_graph(lin, num_nonlinear, transform):
     def fn(*xs):
         cts = transpose_call(lin, xs[:num_nonlinear], xs[num_nonlinear:], transform)
         zero[:] = [ct is None for ct in cts]
-        return [_zeros(v) if ct is None else ct for ct, v in zip(cts, linear)]
+        return [zeros(v) if ct is None else ct for ct, v in zip(cts, linear)]
 
     graph = trace_graph(fn, lin.inputs[:num_nonlinear] + lin.outputs, transform)[0]
     return graph, zero

@@ -1,6 +1,6 @@
 """Control flow primitives: `cond`, `while` and `scan`, whose params are graphs.
 
-`rune.cond`, `rune.while_loop` and `rune.scan` (rune/control.py) run plain
+`rune.cond`, `rune.while_loop` and `rune.scan` (rune/calls/control.py) run plain
 Python control flow on values and under differentiation. Under jit or vmap
 (cond: when its predicate is traced) they trace their functions to graphs
 and bind one of these primitives, whose params carry the graphs
@@ -14,7 +14,7 @@ The consts are the values of enclosing transformations that the functions
 use without receiving them (closures): tracing makes them inputs.
 
 Each primitive's rules are whole functions of the trace, side by side; they
-transform the graphs with rune/subgraphs.py:
+transform the graphs with rune/calls/subgraphs.py:
   impl       the graphs compiled as jit compiles them, run on numpy values.
   jvp        the same primitive on graphs of (primals, tangents).
   linearize  reverse mode. cond and scan split each graph in two (`linearize_graph`):
@@ -38,19 +38,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import Primitive
-from ..custom import _placed, _split_level, _top_trace, _zeros
-from ..forward import JVPTrace, JVPTracer, jvp_flat
-from ..graph import Graph, GraphTrace
+from ..core import split_by_trace
+from ..forward import JVPTracer, jvp_flat
+from ..graph import Graph
 from ..nx.tensor import Tensor
-from ..reverse import LinearizeTrace, LinearizeTracer, Record
-from ..subgraphs import (SubGraph, batch_graph, is_float, jvp_graph, linearize_graph, permuted,
-                         readable, record_linear, trace_graph, transpose_call, transpose_graph,
-                         unused_var)
-from ..vmap import BatchTrace, BatchTracer
-from . import elementwise as _e
-from . import reduce as _reduce
-from . import shape as _shape
+from ..primitives import elementwise as _e
+from ..primitives import reduce as _reduce
+from ..primitives import shape as _shape
+from ..reverse import LinearizeTracer
+from ..vmap import BatchTracer
+from .call import CallPrimitive, placed, record_graph_call, zeros
+from .subgraphs import (SubGraph, batch_graph, is_float, jvp_graph, linearize_graph, permuted,
+                        readable, record_control_linear, trace_graph, transpose_call,
+                        transpose_graph, unused_var)
 
 __all__ = ["cond_p", "while_p", "scan_p", "WHILE_REVERSE_MESSAGE"]
 
@@ -71,59 +71,30 @@ def _groups(values, sizes):
     return out
 
 
-class ControlFlow(Primitive):
-    """A primitive with several results whose params carry graphs; its rules
-    are whole functions of the trace, applied by `bind` itself."""
+def control_flow(name, impl, abstract_eval, jvp, linearize, batch):
+    """A control-flow primitive: a CallPrimitive with its own jvp, linearize
+    and batch rules, run on values by its impl and recorded as one equation
+    by jit; on tangents (in a jvp rule) it is not linear."""
+    def on_values(trace, args, **params):
+        values = [a._value if isinstance(a, Tensor) else a for a in args]
+        return [Tensor(v) for v in impl(*values, **params)]
 
-    __slots__ = ("jvp_rule", "linearize_rule", "batch_rule")
+    def on_tangents(trace, args, **params):
+        raise TypeError(f"{name} was applied to a tangent: a jvp rule must only scale, "
+                        f"add and rearrange its tangents")
 
-    def bind(self, *args, **params):
-        trace = _top_trace(args)
-        if trace is None:
-            values = [a._value if isinstance(a, Tensor) else a for a in args]
-            return [Tensor(v) for v in self.impl(*values, **params)]
-        if isinstance(trace, LinearizeTrace):
-            return self.linearize_rule(trace, args, **params)
-        if isinstance(trace, JVPTrace):
-            return self.jvp_rule(trace, args, **params)
-        if isinstance(trace, BatchTrace):
-            return self.batch_rule(trace, args, **params)
-        if isinstance(trace, Record):
-            raise TypeError(f"{self.name} was applied to a tangent: a jvp rule must only scale, "
-                            f"add and rearrange its tangents")
-        if isinstance(trace, GraphTrace):
-            outs = tuple(trace.new_var(shape, dtype)
-                         for shape, dtype in self.abstract_eval(*args, **params))
-            trace.equations.append((self, tuple(args), params, outs))
-            return list(outs)
-        raise NotImplementedError(f"{self.name} does not support {trace.transform}")
+    prim = CallPrimitive(name, impl, abstract_eval, {
+        None: on_values, "jvp": jvp, "linearize": linearize, "batch": batch,
+        "record": on_tangents,
+        "graph": lambda trace, args, **params: record_graph_call(prim, trace, args, params),
+    })
+    return prim
 
 
 def _with_tangents(trace, outs, tangents, tracer_type):
     """The outputs with their tangents: one tangent per float output, in order."""
     tangents = iter(tangents)
-    if tracer_type is JVPTracer:
-        return [JVPTracer(trace, o, next(tangents)) if is_float(o) else o for o in outs]
-    results = []
-    for o in outs:
-        if is_float(o):
-            tracer = object.__new__(LinearizeTracer)
-            tracer._trace, tracer.primal, tracer.tangent = trace, o, next(tangents)
-            o = tracer
-        results.append(o)
-    return results
-
-
-def _split_batch(trace, args):
-    values, dims = [], []
-    for a in args:
-        if type(a) is BatchTracer and a._trace is trace:
-            values.append(a.value)
-            dims.append(a.dim)
-        else:
-            values.append(a)
-            dims.append(None)
-    return values, dims
+    return [tracer_type(trace, o, next(tangents)) if is_float(o) else o for o in outs]
 
 
 def _front(values, dims, batched, size):
@@ -157,7 +128,7 @@ def _cond_abstract(pred, *args, true, false):
 
 
 def _cond_jvp(trace, args, true, false):
-    primals, tangents = _split_level(trace, args, JVPTracer)
+    primals, tangents = split_by_trace(trace, args)
     pred = primals[0]
     if readable(pred):
         return (true if pred else false).graph.evaluate(*args[1:])
@@ -171,7 +142,7 @@ def _cond_jvp(trace, args, true, false):
 
 
 def _cond_linearize(trace, args, true, false):
-    primals, tangents = _split_level(trace, args, LinearizeTracer)
+    primals, tangents = split_by_trace(trace, args)
     pred, ops = primals[0], primals[1:]
     if readable(pred):
         return (true if pred else false).graph.evaluate(*args[1:])
@@ -183,9 +154,9 @@ def _cond_linearize(trace, args, true, false):
         linearize_graph(b.graph, at, range(n_ops), _COND) for b in (true, false)]
     # Both branches return every residual: their own, and zeros for the other's.
     res_t, res_f = fwd_t.outputs[n_out:], fwd_f.outputs[n_out:]
-    fwd_true = Graph(fwd_t.inputs, fwd_t.equations, fwd_t.outputs + [_zeros(r) for r in res_f])
+    fwd_true = Graph(fwd_t.inputs, fwd_t.equations, fwd_t.outputs + [zeros(r) for r in res_f])
     fwd_false = Graph(fwd_f.inputs, fwd_f.equations,
-                      fwd_f.outputs[:n_out] + [_zeros(r) for r in res_t] + res_f)
+                      fwd_f.outputs[:n_out] + [zeros(r) for r in res_t] + res_f)
     values = cond_p.bind(*primals, true=SubGraph(fwd_true, true.name),
                          false=SubGraph(fwd_false, false.name))
     outs, res = values[:n_out], values[n_out:]
@@ -206,19 +177,19 @@ def _cond_linearize(trace, args, true, false):
             transposed.extend(transpose_graph(g, len(nonlinear) - 1, _COND)
                               for g in (lin_true, lin_false))
         (t_graph, t_zero), (f_graph, f_zero) = transposed
-        cts = [_zeros(v) if ct is None else ct for ct, v in zip(out_cts, lin_true.outputs)]
+        cts = [zeros(v) if ct is None else ct for ct, v in zip(out_cts, lin_true.outputs)]
         in_cts = cond_p.bind(*nonlinear, *cts, true=SubGraph(t_graph, true.name),
                              false=SubGraph(f_graph, false.name))
         return [None] * len(nonlinear) + [
             None if a and b else ct for ct, a, b in zip(in_cts, t_zero, f_zero)]
 
-    out_vars = record_linear(trace.record, nonlinear + [tangents[1 + i] for i in at],
-                             [o for o in outs if is_float(o)], "cond", forward, transpose)
+    out_vars = record_control_linear(trace.record, nonlinear + [tangents[1 + i] for i in at],
+                                     [o for o in outs if is_float(o)], "cond", forward, transpose)
     return _with_tangents(trace, outs, out_vars, LinearizeTracer)
 
 
 def _cond_batch(trace, args, true, false):
-    values, dims = _split_batch(trace, args)
+    values, dims = split_by_trace(trace, args, "value", "dim")
     pred = values[0]
     if dims[0] is not None:
         # A predicate per example: run both branches, select per example.
@@ -235,8 +206,8 @@ def _cond_batch(trace, args, true, false):
     return [BatchTracer(trace, o, 0) for o in outs]
 
 
-cond_p = ControlFlow("cond", _cond_impl, _cond_abstract)
-cond_p.jvp_rule, cond_p.linearize_rule, cond_p.batch_rule = _cond_jvp, _cond_linearize, _cond_batch
+cond_p = control_flow("cond", _cond_impl, _cond_abstract,
+                      jvp=_cond_jvp, linearize=_cond_linearize, batch=_cond_batch)
 
 
 # ------------------------------------------------------------------ while
@@ -272,7 +243,7 @@ def _while_python(args, cond, body, num_cond_consts, num_body_consts):
 def _while_jvp(trace, args, cond, body, num_cond_consts, num_body_consts):
     if all(map(readable, args)):
         return _while_python(args, cond, body, num_cond_consts, num_body_consts)
-    primals, tangents = _split_level(trace, args, JVPTracer)
+    primals, tangents = split_by_trace(trace, args)
     n_cond, n_body = num_cond_consts, num_body_consts
     start = n_cond + n_body
     body_at = [i for i in range(n_body) if tangents[n_cond + i] is not None]
@@ -290,7 +261,7 @@ def _while_jvp(trace, args, cond, body, num_cond_consts, num_body_consts):
                              *range(tangent_start + n_bt, len(jbody.inputs))])
     jcond = Graph(cond.graph.inputs + [unused_var(carry[i]) for i in carry_at],
                   cond.graph.equations, cond.graph.outputs)
-    carry_tangents = [_zeros(carry[i]) if tangents[start + i] is None else tangents[start + i]
+    carry_tangents = [zeros(carry[i]) if tangents[start + i] is None else tangents[start + i]
                       for i in carry_at]
     outs = while_p.bind(*primals[:start], *[tangents[n_cond + i] for i in body_at],
                         *carry, *carry_tangents, cond=SubGraph(jcond, cond.name),
@@ -302,7 +273,7 @@ def _while_jvp(trace, args, cond, body, num_cond_consts, num_body_consts):
 def _while_linearize(trace, args, cond, body, num_cond_consts, num_body_consts):
     if all(map(readable, args)):
         return _while_python(args, cond, body, num_cond_consts, num_body_consts)
-    primals, tangents = _split_level(trace, args, LinearizeTracer)
+    primals, tangents = split_by_trace(trace, args)
     params = dict(cond=cond, body=body, num_cond_consts=num_cond_consts,
                   num_body_consts=num_body_consts)
     outs = while_p.bind(*primals, **params)
@@ -312,17 +283,17 @@ def _while_linearize(trace, args, cond, body, num_cond_consts, num_body_consts):
     n = len(primals)
 
     def forward(*xs):  # the jvp of the whole loop, from its first step
-        along = _placed(xs[n:], at, [None] * n)
+        along = placed(xs[n:], at, [None] * n)
         _, out_tangents = jvp_flat(lambda *ps: while_p.bind(*ps, **params), list(xs[:n]),
                                    along, _WHILE)
-        return [_zeros(o) if t is None else t
+        return [zeros(o) if t is None else t
                 for o, t in zip(outs, out_tangents) if is_float(o)]
 
     def transpose(out_cts):
         raise ValueError(WHILE_REVERSE_MESSAGE)
 
-    out_vars = record_linear(trace.record, primals + [tangents[i] for i in at],
-                             [o for o in outs if is_float(o)], "while", forward, transpose)
+    out_vars = record_control_linear(trace.record, primals + [tangents[i] for i in at],
+                                     [o for o in outs if is_float(o)], "while", forward, transpose)
     return _with_tangents(trace, outs, out_vars, LinearizeTracer)
 
 
@@ -335,7 +306,7 @@ def _frozen_step(cond, body, n_cond, n_body, xs):
 
 
 def _while_batch(trace, args, cond, body, num_cond_consts, num_body_consts):
-    values, dims = _split_batch(trace, args)
+    values, dims = split_by_trace(trace, args, "value", "dim")
     size, batched = trace.size, [d is not None for d in dims]
     n_cond, n_body = num_cond_consts, num_body_consts
     cond_b, body_b, carry_b = _groups(batched, [n_cond, n_body, len(args)])
@@ -364,9 +335,8 @@ def _while_batch(trace, args, cond, body, num_cond_consts, num_body_consts):
     return [BatchTracer(trace, o, 0) for o in outs]
 
 
-while_p = ControlFlow("while", _while_impl, _while_abstract)
-while_p.jvp_rule, while_p.linearize_rule = _while_jvp, _while_linearize
-while_p.batch_rule = _while_batch
+while_p = control_flow("while", _while_impl, _while_abstract,
+                       jvp=_while_jvp, linearize=_while_linearize, batch=_while_batch)
 
 
 # ------------------------------------------------------------------- scan
@@ -405,7 +375,7 @@ def _scan_tangents_at(primals, tangents, num_consts, num_carry):
 
 
 def _scan_jvp(trace, args, body, length, reverse, num_consts, num_carry):
-    primals, tangents = _split_level(trace, args, JVPTracer)
+    primals, tangents = split_by_trace(trace, args)
     params = dict(length=length, reverse=reverse)
     if all(t is None for t in tangents):
         return scan_p.bind(*primals, body=body, num_consts=num_consts, num_carry=num_carry,
@@ -426,7 +396,7 @@ def _scan_jvp(trace, args, body, length, reverse, num_consts, num_carry):
          *range(num_carry, num_carry + ny), *range(num_carry + ny + b, len(jbody.outputs))])
 
     def tangent(i):
-        return _zeros(primals[i]) if tangents[i] is None else tangents[i]
+        return zeros(primals[i]) if tangents[i] is None else tangents[i]
 
     values = scan_p.bind(*primals[:num_consts], *map(tangent, consts_at),
                          *primals[num_consts:carry_end], *map(tangent, carry_at),
@@ -438,7 +408,7 @@ def _scan_jvp(trace, args, body, length, reverse, num_consts, num_carry):
 
 
 def _scan_linearize(trace, args, body, length, reverse, num_consts, num_carry):
-    primals, tangents = _split_level(trace, args, LinearizeTracer)
+    primals, tangents = split_by_trace(trace, args)
     params = dict(length=length, reverse=reverse)
     if all(t is None for t in tangents):
         return scan_p.bind(*primals, body=body, num_consts=num_consts, num_carry=num_carry,
@@ -474,8 +444,8 @@ def _scan_linearize(trace, args, body, length, reverse, num_consts, num_carry):
     def transpose(out_cts):
         if not transposed:
             transposed.append(_scan_transpose_body(lin, num_consts, n_x, n_res, a, b, body.name))
-        cts = [_zeros(o) if ct is None else ct for ct, o in zip(out_cts, float_outs)]
-        accumulated = [_zeros(consts[i]) for i in consts_at]
+        cts = [zeros(o) if ct is None else ct for ct, o in zip(out_cts, float_outs)]
+        accumulated = [zeros(consts[i]) for i in consts_at]
         values = scan_p.bind(*consts, *cts[:b], *accumulated, *xs, *res, *cts[b:],
                              body=transposed[0], num_consts=num_consts, num_carry=b + a,
                              length=length, reverse=not reverse)
@@ -483,13 +453,13 @@ def _scan_linearize(trace, args, body, length, reverse, num_consts, num_carry):
         return [None] * n_nl + ct_consts + ct_carry + ct_xs
 
     def tangent(i):
-        return _zeros(primals[i]) if tangents[i] is None else tangents[i]
+        return zeros(primals[i]) if tangents[i] is None else tangents[i]
 
     outs = carry_out + ys
     float_outs = [o for o in outs if is_float(o)]
-    out_vars = record_linear(trace.record, nonlinear + [tangent(i) for i in consts_at + carry_at
-                                                        + xs_at],
-                             float_outs, "scan", forward, transpose)
+    linear_args = nonlinear + [tangent(i) for i in consts_at + carry_at + xs_at]
+    out_vars = record_control_linear(trace.record, linear_args, float_outs, "scan", forward,
+                                     transpose)
     return _with_tangents(trace, outs, out_vars, LinearizeTracer)
 
 
@@ -506,7 +476,7 @@ def _scan_transpose_body(lin, n_consts, n_x, n_res, a, b, name):
         consts, ct_carry, accumulated, xs, res, ct_ys = _groups(
             v, [n_consts, b, a, n_x, n_res, len(v)])
         cts = transpose_call(lin, [*consts, *xs, *res], [*ct_carry, *ct_ys], _SCAN)
-        cts = [_zeros(var) if ct is None else ct for ct, var in zip(cts, linear)]
+        cts = [zeros(var) if ct is None else ct for ct, var in zip(cts, linear)]
         ct_consts, ct_carry, ct_xs = _groups(cts, [a, b, len(cts)])
         return [*ct_carry, *[_e.add(s, ct) for s, ct in zip(accumulated, ct_consts)], *ct_xs]
 
@@ -514,7 +484,7 @@ def _scan_transpose_body(lin, n_consts, n_x, n_res, a, b, name):
 
 
 def _scan_batch(trace, args, body, length, reverse, num_consts, num_carry):
-    values, dims = _split_batch(trace, args)
+    values, dims = split_by_trace(trace, args, "value", "dim")
     size, batched = trace.size, [d is not None for d in dims]
     carry_end = num_consts + num_carry
     consts_b, carry_b, xs_b = _groups(batched, [num_consts, num_carry, len(args)])
@@ -533,5 +503,5 @@ def _scan_batch(trace, args, body, length, reverse, num_consts, num_carry):
                                                                       out_b[num_carry:])])
 
 
-scan_p = ControlFlow("scan", _scan_impl, _scan_abstract)
-scan_p.jvp_rule, scan_p.linearize_rule, scan_p.batch_rule = _scan_jvp, _scan_linearize, _scan_batch
+scan_p = control_flow("scan", _scan_impl, _scan_abstract,
+                      jvp=_scan_jvp, linearize=_scan_linearize, batch=_scan_batch)

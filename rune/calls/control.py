@@ -9,8 +9,8 @@ Under `rune.jit` and `rune.vmap`, a cond whose predicate is traced, and
 every while_loop and scan (whose functions may read traced values from
 their closures), trace their functions to graphs on Vars of the operands'
 or carry's shapes and dtypes instead, and bind one primitive (`cond`,
-`while`, `scan`, in rune/primitives/control.py) with the graphs as params
-(rune/subgraphs.py). The primitives have jvp, reverse-mode and batching
+`while`, `scan`, in rune/calls/control_rules.py) with the graphs as params
+(rune/calls/subgraphs.py). The primitives have jvp, reverse-mode and batching
 rules, so jit, vmap and the differentiations compose with them.
 
 Operands, carries, xs and ys are structures (rune.ptree) of tensors.
@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import ptree
-from .arguments import FlatFunction, as_tensor, flatten_tensors
-from .graph import WeakVar, type_text
-from .nx.tensor import Tensor
-from .primitives import elementwise as _e
-from .primitives import shape as _shape
-from .primitives.control import cond_p, scan_p, while_p
+from .. import ptree
+from ..arguments import FlatFunction, as_tensor, flatten_tensors
+from ..graph import WeakVar, type_text
+from ..nx.tensor import Tensor
+from ..primitives import elementwise as _e
+from ..primitives import shape as _shape
+from .control_rules import cond_p, scan_p, while_p
 from .subgraphs import Aval, SubGraph, join_consts, readable, trace_graph, tracing
 
 __all__ = ["cond", "while_loop", "fori_loop", "scan"]

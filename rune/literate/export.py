@@ -1,0 +1,229 @@
+"""A page as a Jupyter notebook or a Python script, so readers can run what they read.
+
+    python -m rune.literate export page.md --to ipynb    # page.ipynb beside it
+    python -m rune.literate export page.md --to py -o -  # the script on stdout
+
+Both come from the same blocks the tests run, in page order:
+
+- prose becomes markdown cells (in the script, `# %% [markdown]` comment
+  cells, the "percent" format that Jupytext, VS Code and Spyder read), with
+  the `<!-- literate: ... -->` directives taken out;
+- a python block becomes a code cell; its out block becomes the cell's output
+  (a stream; for a block marked `raises`, the exception's last line becomes an
+  error output, and the cell is tagged `raises-exception` so that "run all"
+  goes on). In the script the out block follows as a comment, and a block
+  that raises runs inside `try`, printing that line, so the script prints
+  what the out blocks hold;
+- a setup block (invisible on the page) becomes a code cell tagged `setup`
+  (in the script, run with its printing discarded, as the page does);
+- a skipped block is shown, not run: a markdown code fence, a comment;
+- a `clear` directive empties the namespace (`%reset -f`; in the script, a
+  loop deleting the page's names).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+from .parser import ClearNamespace, LiterateSyntaxError, Page, PythonBlock, SetupBlock, read_page
+
+FORMATS = ("ipynb", "py")
+_DIRECTIVE = re.compile(r"[ \t]*<!--\s*literate\s*:.*?-->[ \t]*\n?", re.DOTALL)
+_CLEAR_SCRIPT = (
+    "# The page starts a fresh namespace here.\n"
+    "for _name in [name for name in globals() if not name.startswith('__')]:\n"
+    "    del globals()[_name]\n"
+)
+_PERCENT_CELL = "# %%"
+
+
+def export_page(page: Page, to: str) -> str:
+    """The text of `page` as a notebook (`to="ipynb"`) or a script (`to="py"`).
+
+    Args:
+      page: a parsed page (from [`read_page`][rune.literate.read_page]).
+      to: `"ipynb"` or `"py"`.
+
+    Raises:
+      ValueError: `to` is neither.
+
+    >>> from rune.literate import parse_page
+    >>> page = parse_page("# Sum\\n\\n```python\\nprint(1 + 1)\\n```\\n\\n```out\\n2\\n```\\n")
+    >>> print(export_page(page, "py").replace("\\n\\n", "\\n"), end="")
+    # %% [markdown]
+    # # Sum
+    # %%
+    print(1 + 1)
+    # out:
+    # 2
+    """
+    if to == "ipynb":
+        return json.dumps(notebook(page), indent=1, ensure_ascii=False) + "\n"
+    if to == "py":
+        return script(page)
+    raise ValueError(f"export: to must be one of {', '.join(FORMATS)}, got {to!r}")
+
+
+def pieces(page: Page) -> list[tuple[str, object]]:
+    """The page in order: ("prose", text) between the steps, ("step", step)."""
+    lines = page.text.splitlines(keepends=True)
+    line_start = [0]
+    for line in lines:
+        line_start.append(line_start[-1] + len(line))
+    found, cursor = [], 0
+    for step in page.steps:
+        start, end = _span(page.text, line_start, step)
+        found.append(("prose", page.text[cursor:start]))
+        found.append(("step", step))
+        cursor = end
+    found.append(("prose", page.text[cursor:]))
+    return [(kind, value) for kind, value in found if kind == "step" or _prose(value)]
+
+
+def _span(text: str, line_start: list[int], step) -> tuple[int, int]:
+    """Where a step starts and ends in the page's text (its out block included)."""
+    if isinstance(step, PythonBlock):
+        return step.fence.start, (step.out or step.fence).end
+    start = line_start[step.line - 1]
+    if isinstance(step, SetupBlock):
+        return start, text.index("-->", step.fence.end) + len("-->")
+    return start, start  # a clear directive: its comment goes with the prose
+
+
+def _prose(text: str) -> str:
+    return _DIRECTIVE.sub("", text).strip("\n")
+
+
+def _out_parts(block: PythonBlock) -> tuple[str, str | None]:
+    """What the block prints, and for a `raises` block the exception's line."""
+    body = block.out.body if block.out is not None else ""
+    if not block.raises:
+        return body, None
+    printed, _, error = body.rpartition("\n")
+    return printed, error
+
+
+def notebook(page: Page) -> dict:
+    """The page as an nbformat 4 notebook (a JSON-ready dict)."""
+    cells = []
+    for kind, value in pieces(page):
+        if kind == "prose":
+            cells.append(_markdown_cell(_prose(value)))
+        elif isinstance(value, ClearNamespace):
+            cells.append(_code_cell("%reset -f", tags=["clear"]))
+        elif isinstance(value, SetupBlock):
+            cells.append(_code_cell(value.fence.code, tags=["setup"]))
+        elif value.skip:
+            cells.append(_markdown_cell(f"```python\n{value.fence.code}```"))
+        else:
+            cells.append(_block_cell(value))
+    for number, cell in enumerate(cells):
+        cell["id"] = f"cell-{number}"  # nbformat 4.5 wants an id on each cell
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def _block_cell(block: PythonBlock) -> dict:
+    printed, error = _out_parts(block)
+    outputs = []
+    if printed:
+        outputs.append({"output_type": "stream", "name": "stdout",
+                        "text": _source_lines(printed + "\n")})
+    if error is not None:
+        name, _, message = error.partition(": ")
+        outputs.append({"output_type": "error", "ename": name, "evalue": message,
+                        "traceback": [error]})
+    return _code_cell(block.fence.code, outputs=outputs,
+                      tags=["raises-exception"] if block.raises else [])
+
+
+def _markdown_cell(text: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": _source_lines(text)}
+
+
+def _code_cell(code: str, outputs: list | None = None, tags: list[str] = ()) -> dict:
+    return {"cell_type": "code", "execution_count": None,
+            "metadata": {"tags": list(tags)} if tags else {},
+            "outputs": outputs or [], "source": _source_lines(code.rstrip("\n"))}
+
+
+def _source_lines(text: str) -> list[str]:
+    """Notebook text as a list of lines, each keeping its newline."""
+    return text.splitlines(keepends=True)
+
+
+def script(page: Page) -> str:
+    """The page as a Python script in the percent format."""
+    cells = []
+    for kind, value in pieces(page):
+        if kind == "prose":
+            cells.append(f"{_PERCENT_CELL} [markdown]\n" + _comment(_prose(value)))
+        elif isinstance(value, ClearNamespace):
+            cells.append(f"{_PERCENT_CELL}\n{_CLEAR_SCRIPT}")
+        elif isinstance(value, SetupBlock):
+            cells.append(f"{_PERCENT_CELL}\n{_script_setup(value)}")
+        elif value.skip:
+            cells.append(f"{_PERCENT_CELL}\n# Not run (the page skips it):\n"
+                         + _comment(value.fence.code))
+        else:
+            cells.append(f"{_PERCENT_CELL}\n{_script_block(value)}")
+    return "\n".join(cells)
+
+
+def _script_setup(setup: SetupBlock) -> str:
+    return ("# Setup, not shown on the page; what it prints is not shown either.\n"
+            "import contextlib\nimport io\n\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+            + textwrap.indent(setup.fence.code, "    "))
+
+
+def _script_block(block: PythonBlock) -> str:
+    code = block.fence.code
+    if block.raises:
+        code = ("import traceback\n\ntry:\n" + textwrap.indent(code, "    ")
+                + "except Exception as error:  # the page shows this block raising\n"
+                + "    print(''.join(traceback.format_exception_only(error)), end='')\n")
+    if block.out is None:
+        return code
+    return code + "# out:\n" + _comment(block.out.body)
+
+
+def _comment(text: str) -> str:
+    return "".join(f"# {line}".rstrip() + "\n" for line in text.split("\n"))
+
+
+def add_command(commands) -> None:
+    """Add `export` to the command line's subcommands."""
+    export = commands.add_parser("export", help="write a page as a notebook or a script")
+    export.add_argument("page", help="the markdown page")
+    export.add_argument("--to", choices=FORMATS, required=True, help="the format")
+    export.add_argument("-o", "--output",
+                        help="where to write it (default: beside the page; - for stdout)")
+
+
+def run_export(arguments: argparse.Namespace) -> int:
+    """Export one page as the command line asked; return the exit status."""
+    try:
+        page = read_page(arguments.page)
+    except (LiterateSyntaxError, OSError, UnicodeDecodeError) as error:
+        print(f"export: cannot read {arguments.page}: {error}", file=sys.stderr)
+        return 1
+    text = export_page(page, arguments.to)
+    if arguments.output == "-":
+        sys.stdout.write(text)
+        return 0
+    output = Path(arguments.output or Path(arguments.page).with_suffix(f".{arguments.to}"))
+    output.write_text(text, encoding="utf-8")
+    print(f"export: wrote {output}")
+    return 0
