@@ -43,6 +43,7 @@ from . import ptree
 from .arguments import flatten_tensors
 from .core import Tracer, new_trace
 from .graph import Graph, GraphTrace, WeakVar, results
+from .lower import buffers, fused
 from .nx.tensor import Tensor
 
 __all__ = ["jit", "make_graph", "compile_graph", "CACHE_SIZE"]
@@ -121,8 +122,8 @@ class _Entry:
         self.run = None
         self.source = None
 
-    def compile(self, name):
-        self.run, self.source = compile_graph(self.graph, name)
+    def compile(self, name, fuse=False):
+        self.run, self.source = compile_graph(self.graph, name, fuse)
         return self.run
 
 
@@ -133,12 +134,13 @@ class Jitted:
     `cache_clear()` forgets every trace.
     """
 
-    def __init__(self, f, static_argnums=(), transform="rune.jit"):
+    def __init__(self, f, static_argnums=(), transform="rune.jit", fuse=None):
         if not callable(f):
             raise TypeError(f"{transform}: expected a function, got {type(f).__name__}")
         functools.update_wrapper(self, f)
         self.f = f
         self.transform = transform
+        self.fuse = fused.resolve(fuse, transform)
         self.static_argnums, self._num_params = _check_static_argnums(f, static_argnums,
                                                                       transform)
         self._cache: OrderedDict = OrderedDict()
@@ -153,7 +155,7 @@ class Jitted:
             outs = [o if isinstance(o, Tensor) else Tensor(o)
                     for o in entry.live.evaluate(*leaves)]
         else:
-            run = entry.run or entry.compile(_function_name(self))
+            run = entry.run or entry.compile(_function_name(self), self.fuse)
             outs = [_tensor(v) for v in run(*values)]
         structure = entry.out_structure
         return outs[0] if structure.kind is None else ptree.unflatten(structure, outs)
@@ -167,7 +169,7 @@ class Jitted:
         """The Python source of the code that runs for these arguments."""
         entry = self._entry(args, kwargs)[0]
         if entry.source is None:
-            entry.compile(_function_name(self))
+            entry.compile(_function_name(self), self.fuse)
         return entry.source
 
     def cache_clear(self):
@@ -363,16 +365,20 @@ def _not_traceable(structure, i, leaf, transform):
 # ------------------------------------------------------------------ compiling
 
 
-def compile_graph(graph: Graph, name: str = "graph"):
+def compile_graph(graph: Graph, name: str = "graph", fuse: bool = False):
     """(function, source): the graph as Python code on numpy values.
 
     The function takes one numpy array (or Python number) per input and
     returns a tuple of numpy values, one per output. Each live equation is
     one line calling its primitive's impl; constants and parameters that
     have no Python literal are bound by name in the function's globals.
+    With `fuse`, runs of elementwise equations are one numexpr call each
+    (rune/lower/fused.py).
     """
     graph_names = graph.names()  # before pruning, so that names match the printed graph
     graph = graph.deduplicated().pruned()
+    if fuse:
+        graph = fused.fuse(graph, graph_names)
     namespace: dict = {"asarray": np.asarray}
     placeholder = object()
 
@@ -434,13 +440,20 @@ def compile_graph(graph: Graph, name: str = "graph"):
     dying = [[] for _ in calls]
     for key, n in last_use.items():
         dying[n].append(local[key])
+    # A ufunc writes into a dead temporary's buffer (rune/lower/buffers.py),
+    # which is then released where it is reused.
+    reuse = buffers.plan(graph.equations, keep, last_use)
+    for n, var in reuse.items():
+        dying[last_use[id(var)]].remove(local[id(var)])
+        dying[n].append(local[id(var)])
 
     lines = [f"def {function_name}({', '.join(local[id(v)] for v in graph.inputs)}):"]
     for n, (out, fn, refs, ptext) in enumerate(calls):
         # A call with several results (rune/calls) unpacks the list its impl returns.
         targets = (local[id(out)] if type(out) is not tuple else
                    ", ".join(local[id(v)] for v in out) + ("," if len(out) == 1 else ""))
-        line = f"{fn}({', '.join(ref(r) for r in refs)}{ptext})"
+        into = f", out={local[id(reuse[n])]}" if n in reuse else ""
+        line = f"{fn}({', '.join(ref(r) for r in refs)}{ptext}{into})"
         if type(out) is WeakVar:  # a Python number stays one (numpy would make it strong)
             line = f"{bind(out.python_type.__name__, out.python_type)}({line})"
         line = f"    {targets} = {line}"
@@ -478,7 +491,7 @@ def _literal(value):
 # -------------------------------------------------------------------- public
 
 
-def jit(f, static_argnums=()):
+def jit(f, static_argnums=(), fuse=None):
     """f compiled: traced once per kind of arguments, then replayed as numpy code.
 
     The first call with arguments of a given structure, shapes and dtypes
@@ -502,6 +515,11 @@ def jit(f, static_argnums=()):
       static_argnums: an int or a tuple of ints, the positional arguments
         that are not traced but passed as they are (any hashable value: a
         flag, a shape, a string). Each new value traces f again.
+      fuse: whether runs of elementwise operations run as one numexpr
+        kernel each (`make_graph(f, fuse=True)` shows them). None (the
+        default) fuses when numexpr is installed (`pip install
+        "rune-autodiff[fast]"`); True without numexpr warns in one line and
+        replays numpy; False never fuses.
 
     Returns:
       The jitted function (it has `.source(*args)`, the code it runs).
@@ -517,10 +535,10 @@ def jit(f, static_argnums=()):
     >>> print(f(nx.array([0.0, 0.5])))
     float64 [] 0.958851077208406
     """
-    return Jitted(f, static_argnums)
+    return Jitted(f, static_argnums, fuse=fuse)
 
 
-def make_graph(f, static_argnums=()):
+def make_graph(f, static_argnums=(), fuse=False):
     """A function that traces f on its arguments and returns the `Graph`.
 
     Like `jax.make_jaxpr`: `print(rune.make_graph(f)(*args))` shows the
@@ -533,6 +551,9 @@ def make_graph(f, static_argnums=()):
         structures of them (as for `rune.jit`).
       static_argnums: an int or a tuple of ints, the positional arguments
         that are not traced but passed as they are.
+      fuse: if True, the graph `rune.jit` runs: repeated and unused
+        equations dropped, and each group of elementwise equations worth
+        fusing shown as one `fused[expr=...]` equation (needs numexpr).
 
     Raises:
       TypeError: static_argnums not ints. Calling the function: a static
@@ -550,10 +571,11 @@ def make_graph(f, static_argnums=()):
       c: float64[2] = multiply b 2
       return c
     """
-    tracer = Jitted(f, static_argnums, "rune.make_graph")
+    tracer = Jitted(f, static_argnums, "rune.make_graph", fuse=fuse)
 
     def make(*args, **kwargs):
         tracer.cache_clear()
-        return tracer._entry(args, kwargs)[0].graph
+        graph = tracer._entry(args, kwargs)[0].graph
+        return fused.fuse(graph.deduplicated().pruned()) if tracer.fuse else graph
 
     return make

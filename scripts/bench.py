@@ -67,7 +67,7 @@ def parse_args(argv=None):
     return args
 
 
-ENGINE_NAMES = ("numpy", "rune", "rune.jit", "autograd", "torch", "jax", "jax.jit")
+ENGINE_NAMES = ("numpy", "rune", "rune.jit", "rune.fused", "autograd", "torch", "jax", "jax.jit")
 THREAD_SETTINGS: dict = {}
 
 if __name__ == "__main__":
@@ -224,6 +224,12 @@ TARGETS = [
     ("W3 grad", "rune", "numpy", 1.2),
     ("W4 hvp", "rune", "numpy", 1.5),
     ("W5 jacobian", "rune", "numpy", 2.0),
+    # Issue 16: rune.jit with fusion (numexpr) near JAX's jit (XLA fuses loops).
+    ("W1 grad", "rune.fused", "numpy", 0.2),
+    ("W2 MLP value+grad", "rune.fused", "numpy", 1.0),
+    ("W3 grad", "rune.fused", "numpy", 0.5),
+    ("W4 hvp", "rune.fused", "numpy", 0.6),
+    ("W5 jacobian", "rune.fused", "jax.jit", 1.0),
 ]
 
 # ------------------------------------------------------------------ engines
@@ -270,9 +276,16 @@ def _rune(name, threads):
     import rune
     from rune import nx
 
-    if name == "rune.jit" and not hasattr(rune, "jit"):
-        raise Unavailable("rune.jit is not on this branch yet")
-    wrap = rune.jit if name == "rune.jit" else (lambda f: f)
+    if name == "rune.fused":
+        try:
+            import numexpr  # noqa: F401
+        except ImportError:
+            raise Unavailable('numexpr is not installed; pip install -e ".[fast]"') from None
+    # rune.jit: the numpy replay, one numpy call per equation; rune.fused: groups
+    # of elementwise equations as numexpr kernels (what rune.jit does by default
+    # when numexpr is installed).
+    wrap = {"rune.jit": lambda f: rune.jit(f, fuse=False),
+            "rune.fused": lambda f: rune.jit(f, fuse=True)}.get(name, lambda f: f)
     return Engine(name, nx, nx.array, {
         "forward": wrap,
         "grad": lambda f: wrap(rune.grad(f)),
@@ -334,7 +347,8 @@ def _jax(name, threads):
     }, sync=jax.block_until_ready, version=jax.__version__)
 
 
-_FACTORIES = {"numpy": _numpy, "rune": _rune, "rune.jit": _rune, "autograd": _autograd,
+_FACTORIES = {"numpy": _numpy, "rune": _rune, "rune.jit": _rune, "rune.fused": _rune,
+              "autograd": _autograd,
               "torch": _torch, "jax": _jax, "jax.jit": _jax}
 
 

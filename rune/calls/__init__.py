@@ -5,7 +5,7 @@
   subgraphs.py      functions traced to graphs, and graphs transformed (jvp,
                     linearize, transpose, batch): what control flow carries.
   custom.py         custom_jvp, custom_vjp, custom_transpose.
-  checkpoint.py     checkpoint.
+  rematerialize.py  checkpoint (recompute in the backward pass).
   control.py        cond, while_loop, fori_loop, scan: the public functions.
   control_rules.py  their primitives (cond, while, scan) and rule tables.
 
@@ -13,7 +13,7 @@ They sit above the transformations (forward, reverse, vmap, jit), whose
 machinery their rules reuse; rune/primitives below holds numeric operations only.
 """
 
-from .checkpoint import checkpoint
+from .rematerialize import checkpoint
 from .control import cond, fori_loop, scan, while_loop
 from .custom import custom_jvp, custom_transpose, custom_vjp
 

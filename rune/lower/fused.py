@@ -1,0 +1,251 @@
+"""Fusion: runs of elementwise equations become one numexpr kernel.
+
+The numpy replay of `rune.jit` calls one ufunc per equation: on small arrays
+the cost is the call itself, on large ones a pass over memory and a fresh
+temporary per equation. numexpr (the `fast` extra) compiles an expression
+such as `exp(tanh(sin(a) * 0.5 + b))` once, then evaluates it in cache-sized
+blocks, with no temporaries: one call, one pass. This is what XLA's loop
+fusion does for JAX.
+
+`fuse(graph, names)` returns the same program with each chosen group of
+equations replaced by one equation of a `Fused` kernel. A group is a tree:
+an equation, and the elementwise equations whose result only it uses
+(recursively), so every value used twice, or used outside, stays an array.
+Only float64 and complex128 values are fused (numexpr has no complex64,
+and promotes float32 with Python constants), only the primitives of
+`EXPRESSIONS`, and only where it pays (`worth_fusing`): everything else
+runs as numpy, as before.
+"""
+
+from __future__ import annotations
+
+import keyword
+import math
+import threading
+import warnings
+
+import numpy as np
+
+from ..graph import Graph, Var
+
+try:
+    from numexpr.necompiler import NumExpr
+except ImportError:  # the `fast` extra is not installed: rune.jit replays numpy
+    NumExpr = None
+
+# Primitive name -> (numexpr expression of its arguments {0}, {1}..., its
+# precedence: an argument of lower precedence is written in parentheses).
+_SUM, _PRODUCT, _SIGN, _POWER, _CALL = 1, 2, 3, 4, 5
+EXPRESSIONS = {
+    "add": ("{0} + {1}", _SUM), "subtract": ("{0} - {1}", _SUM),
+    "multiply": ("{0} * {1}", _PRODUCT), "divide": ("{0} / {1}", _PRODUCT),
+    "reciprocal": ("1 / {0}", _PRODUCT), "negative": ("-{0}", _SIGN),
+    "square": ("{0}**2", _POWER), "power": ("{0}**{1}", _POWER),
+    "integer_pow": ("{0}**{n}", _POWER),
+    **{name: (name + "({0})", _CALL) for name in (
+        "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+        "arcsinh", "arccosh", "arctanh", "exp", "expm1", "log", "log1p", "log10", "sqrt")},
+}
+# Of one kind only: numexpr's abs of a complex is complex, its conj of a real too.
+REAL_EXPRESSIONS = {"absolute": ("abs({0})", _CALL), "arctan2": ("arctan2({0}, {1})", _CALL)}
+COMPLEX_EXPRESSIONS = {"conj": ("conj({0})", _CALL)}
+
+FUSED_DTYPES = (np.dtype(np.float64), np.dtype(np.complex128))
+_NUMEXPR_TYPES = {np.dtype(np.float64): "d", np.dtype(np.complex128): "c"}
+# Names numexpr reads as functions or constants: a graph variable so named is renamed.
+_RESERVED = {"sin", "cos", "tan", "exp", "log", "abs", "sum", "where", "real", "imag",
+             "conj", "sqrt", "prod", "contains", "sinh", "cosh", "tanh", "True", "False",
+             "None", "arcsin", "arccos", "arctan", "arctan2", "expm1", "log1p", "log10"}
+
+# One numexpr call costs about as much as this many numpy calls on a small
+# array (measured: ~3 on 8 floats); from LARGE elements on, one pass over
+# memory instead of several pays for any group of two.
+SMALL_GROUP = 4
+LARGE = 4096
+# On large arrays only these are fused: numpy's exp, tanh, log... run on SIMD
+# units, 5 to 10 times faster than numexpr's (measured on 10⁶ floats, one
+# thread: exp 7.5 ms vs 37, tanh 13 vs 137; sin and cos 66 vs 57).
+FAST_ON_LARGE = {"add", "subtract", "multiply", "divide", "negative", "reciprocal",
+                 "square", "integer_pow", "sin", "cos", "conj", "absolute"}
+# Python's parser (which numexpr uses) refuses deeper nesting than ~200.
+MAX_DEPTH = 32
+
+# numexpr's kernels share state: two threads running kernels at once corrupt
+# memory (seen with numexpr 2.14), so they take turns.
+_NUMEXPR_LOCK = threading.Lock()
+
+
+def available() -> bool:
+    return NumExpr is not None
+
+
+def resolve(fuse, transform="rune.jit") -> bool:
+    """Whether to fuse: `fuse=None` fuses when numexpr is installed; `True`
+    asks for it, and without numexpr says so in one line and replays numpy."""
+    if fuse is None or fuse is False:
+        return fuse is None and available()
+    if not available():
+        warnings.warn(f"{transform}: fuse=True needs numexpr (pip install "
+                      f"'rune-autodiff[fast]'); replaying numpy instead", stacklevel=3)
+        return False
+    return True
+
+
+def worth_fusing(num_equations: int, size: int) -> bool:
+    """Whether a group of this many equations, making arrays of `size`
+    elements, runs faster as one numexpr call than as numpy calls."""
+    return num_equations >= (2 if size >= LARGE else SMALL_GROUP)
+
+
+class Fused:
+    """The pseudo-primitive of a fused group: `impl(*arrays, expr=...)` runs
+    the compiled numexpr kernel (expr is there to be read in the source)."""
+
+    name = "fused"
+    kernel = None
+
+    def impl(self, *arrays, expr):
+        with _NUMEXPR_LOCK:
+            return self.kernel(*arrays)
+
+    def compile(self, inputs, params, out, names):
+        """Name the inputs in the expression, and compile it."""
+        input_names = [_variable_name(v, names) for v in inputs]
+        params["expr"] = params["expr"].format(*input_names)
+        signature = [(n, _PYTHON_TYPE[v.dtype]) for n, v in zip(input_names, inputs)]
+        self.kernel = NumExpr(params["expr"], signature=signature)
+        if self.kernel.fullsig[:1] != _NUMEXPR_TYPES[out.dtype].encode():
+            raise TypeError(f"numexpr makes {self.kernel.fullsig[:1]} of {params}")
+
+
+def fuse(graph: Graph, names: dict | None = None) -> Graph:
+    """The graph with each group worth fusing replaced by one `fused` equation.
+
+    `names` are the variables' names (id -> name) the kernels' expressions
+    use; by default, those of the fused graph as it prints.
+    """
+    if not available():
+        return graph
+    uses = _count_uses(graph)
+    made_by = {id(eq[3]): eq for eq in graph.equations if _fusable(eq)}
+    inlined = _inlined(graph, made_by, uses)
+    groups = {}  # id of a root's result -> its fused equation
+    computed = set()  # results computed inside a kernel
+    for eq in graph.equations:
+        if id(eq[3]) in made_by and id(eq[3]) not in inlined:
+            group = _group(eq, made_by, inlined)
+            if group is not None:
+                groups[id(eq[3])] = group[0]
+                computed.update(group[1])
+    if not groups:
+        return graph
+    equations = [groups.get(id(eq[3]), eq) for eq in graph.equations
+                 if id(eq[3]) in groups or id(eq[3]) not in computed]
+    fused = Graph(graph.inputs, equations, graph.outputs)
+    names = names or fused.names()
+    try:
+        for eq in groups.values():
+            eq[0].compile(eq[1], eq[2], eq[3], names)
+    except Exception:  # noqa: BLE001  (an expression numexpr refuses: numpy is always right)
+        return graph
+    return fused
+
+
+def _inlined(graph, made_by, uses) -> set:
+    """Ids of the results written into their user's expression: fusable
+    equations whose one user is fusable too, up to a nesting of MAX_DEPTH."""
+    inlined = set()
+    depth = {}
+    for eq in graph.equations:
+        if id(eq[3]) not in made_by:
+            continue
+        inner = [a for a in eq[1] if id(a) in made_by and uses[id(a)] == 1]
+        depth[id(eq[3])] = 1 + max((depth[id(a)] for a in inner), default=0)
+        if depth[id(eq[3])] > MAX_DEPTH:  # the arguments become the roots of their groups
+            inner, depth[id(eq[3])] = [], 1
+        inlined.update(id(a) for a in inner)
+    return inlined
+
+
+def _count_uses(graph) -> dict:
+    uses: dict = {}
+    for _, args, _, _ in graph.equations:
+        for a in args:
+            uses[id(a)] = uses.get(id(a), 0) + 1
+    for o in graph.outputs:
+        uses[id(o)] = uses.get(id(o), 0) + 2  # an output is never inlined
+    return uses
+
+
+def _fusable(eq) -> bool:
+    prim, args, params, out = eq
+    if type(out) is not Var or out.dtype not in FUSED_DTYPES:
+        return False
+    if prim.name not in FAST_ON_LARGE and math.prod(out.shape) >= LARGE:
+        return False
+    if _template(prim.name, out.dtype) is None or set(params) - {"n"}:
+        return False
+    if "n" in params and type(params["n"]) is not int:
+        return False
+    return all(type(a) is Var and a.dtype == out.dtype or _constant_text(a) is not None
+               for a in args)
+
+
+def _template(name, dtype):
+    """(numexpr template, precedence) of the primitive called name, or None."""
+    kind_only = REAL_EXPRESSIONS if dtype.kind == "f" else COMPLEX_EXPRESSIONS
+    return EXPRESSIONS.get(name) or kind_only.get(name)
+
+
+def _constant_text(x):
+    """A real Python number as numexpr source, or None (-0.0: numexpr reads 0)."""
+    if type(x) not in (int, float) or not math.isfinite(x):
+        return None
+    if x == 0 and math.copysign(1, x) < 0:  # -0.0 (arctan2 tells it from 0.0)
+        return None
+    return f"({x!r})" if x < 0 else repr(x)
+
+
+def _group(root, made_by, inlined):
+    """(the fused equation, ids of the results it computes) for the tree at
+    root, or None if it is not worth fusing. The expression is a template:
+    {0}, {1}... stand for the kernel's inputs until `Fused.compile` names them."""
+    inputs = []  # distinct Vars the kernel reads, in order of first use
+    members = []
+
+    def text(x, precedence) -> str:
+        if id(x) in inlined:
+            inner, inner_precedence = expression(made_by[id(x)])
+            return inner if inner_precedence >= precedence else "(" + inner + ")"
+        constant = _constant_text(x)
+        if constant is not None:
+            return constant
+        for i, v in enumerate(inputs):
+            if v is x:
+                return "{%d}" % i
+        inputs.append(x)
+        return "{%d}" % (len(inputs) - 1)
+
+    def expression(eq):
+        prim, args, params, out = eq
+        members.append(id(out))
+        template, precedence = _template(prim.name, out.dtype)
+        # Operators group left to right (** right to left): the argument on
+        # the other side needs parentheses at equal precedence too.
+        tighter = [precedence + (i != (precedence == _POWER)) if precedence < _CALL else 0
+                   for i in range(len(args))]
+        return template.format(*map(text, args, tighter), **params), precedence
+
+    out = root[3]
+    template = expression(root)[0]
+    if not worth_fusing(len(members), math.prod(out.shape)) or len(inputs) > 24:
+        return None
+    return (Fused(), tuple(inputs), {"expr": template}, out), members
+
+
+_PYTHON_TYPE = {np.dtype(np.float64): np.float64, np.dtype(np.complex128): complex}
+
+
+def _variable_name(var, names) -> str:
+    name = names[id(var)]
+    return "v_" + name if name in _RESERVED or keyword.iskeyword(name) else name

@@ -1,0 +1,193 @@
+"""Fusion (rune/lower/fused.py): rune.jit runs groups of elementwise equations
+as numexpr kernels; the results equal the numpy replay's.
+
+The properties run every random program of tests/programs.py jitted with
+fusion and without, with the threshold lowered so that every group of two
+or more fusable equations is fused (the default spares small groups).
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+
+import rune
+from rune import nx
+from rune.lower import fused
+from tests.programs import assert_close, finite, programs, scale_of
+
+pytest.importorskip("numexpr")
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+
+@pytest.fixture(autouse=True)
+def fuse_every_group(monkeypatch):
+    monkeypatch.setattr(fused, "SMALL_GROUP", 2)
+
+
+def both(f):
+    return rune.jit(f, fuse=True), rune.jit(f, fuse=False)
+
+
+def check_fused_equals_unfused(f, xs, rtol):
+    with_fusion, without = both(f)
+    want = without(*xs)
+    assume(finite(want))
+    got = with_fusion(*xs)
+    for g, w in zip(rune.ptree.leaves(got), rune.ptree.leaves(want)):
+        assert g.dtype == w.dtype
+        assert_close(g, w, rtol=rtol, scale=scale_of(w))
+
+
+@given(programs())
+def test_fused_equals_unfused(p):
+    xs = p.inputs()
+    check_fused_equals_unfused(p, xs, 1e-12)
+    check_fused_equals_unfused(rune.grad(p.loss, argnums=tuple(range(len(xs)))), xs, 1e-12)
+
+
+@given(programs("complex", max_depth=3))
+def test_fused_equals_unfused_for_complex_programs(p):
+    xs = p.inputs()
+    vs = tuple(p.directions(x.shape, None) for x in xs)
+    check_fused_equals_unfused(lambda *xs: rune.jvp(p, xs, vs), xs, 1e-12)
+
+
+@given(programs())
+def test_float32_programs_stay_float32_and_unfused(p):
+    xs = tuple(x.astype(nx.float32) for x in p.inputs(np.float32))
+    grad = rune.grad(p.loss, argnums=tuple(range(len(xs))))
+    check_fused_equals_unfused(grad, xs, 1e-6)
+    assert "fused" not in rune.jit(grad, fuse=True).source(*xs)
+
+
+def chain(x):
+    for _ in range(3):
+        x = nx.exp(nx.tanh(nx.sin(x) * 0.5 + x))
+    return nx.sum(x)
+
+
+def test_a_chain_and_its_gradient_run_as_a_few_kernels():
+    x = nx.array([0.1, -0.4, 0.9])
+    f = rune.jit(rune.grad(chain), fuse=True)
+    source = f.source(x)
+    assert source.count("fused") >= 6 and "tanh(sin(a) * 0.5 + a)" in source
+    assert len(source.splitlines()) < len(rune.jit(rune.grad(chain), fuse=False).source(x)
+                                          .splitlines()) / 2
+    assert_close(f(x), rune.grad(chain)(x), rtol=1e-14)
+
+
+def test_complex_kernels_keep_complex128():
+    z = nx.array([0.5 + 1j, -0.25 - 0.5j])
+    f = rune.jit(lambda z: nx.exp(nx.sin(z) * (0.5 - 1j) + z) * z, fuse=True)
+    assert "fused" in f.source(z)
+    assert f(z).dtype == np.complex128
+    assert_close(f(z), nx.exp(nx.sin(z) * (0.5 - 1j) + z) * z, rtol=1e-14)
+
+
+def test_operations_numexpr_lacks_stay_numpy():
+    x = nx.array([0.1, -0.4, 0.9])
+    f = rune.jit(lambda x: nx.sin(nx.maximum(nx.sigmoid(x * 2.0 + 1.0), x) * x), fuse=True)
+    source = f.source(x)
+    assert "maximum(" in source and "sigmoid(" in source
+    assert "expr='x * 2.0 + 1.0'" not in source  # names come from the graph
+    assert_close(f(x), nx.sin(nx.maximum(nx.sigmoid(x * 2.0 + 1.0), x) * x), rtol=1e-14)
+
+
+def test_make_graph_shows_the_groups():
+    x = nx.array([0.1, -0.4])
+    text = str(rune.make_graph(lambda x: nx.exp(-x * x) * nx.cos(x), fuse=True)(x))
+    assert text == ("graph(a: float64[2]):\n"
+                    "  b: float64[2] = fused[expr=exp(-a * a) * cos(a)] a\n"
+                    "  return b")
+
+
+def test_small_groups_stay_numpy_by_default(monkeypatch):
+    monkeypatch.setattr(fused, "SMALL_GROUP", 4)
+    x = nx.array([0.1, -0.4])
+    assert "fused" not in rune.jit(lambda x: nx.sin(x) * x, fuse=True).source(x)
+    assert "fused" in rune.jit(lambda x: nx.sin(x) * x, fuse=True).source(nx.ones(10_000))
+
+
+def test_without_numexpr_asking_for_fusion_says_so_in_one_line(monkeypatch):
+    monkeypatch.setattr(fused, "NumExpr", None)
+    x = nx.array([0.1, -0.4])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f = rune.jit(chain)  # the default fuses only when it can: no message
+        assert "fused" not in f.source(x)
+    with pytest.warns(UserWarning, match=r"^rune.jit: fuse=True needs numexpr \(pip install "
+                                         r"'rune-autodiff\[fast\]'\); replaying numpy instead$"):
+        g = rune.jit(chain, fuse=True)
+    assert "fused" not in g.source(x)
+    assert_close(g(x), chain(x), rtol=1e-14)
+
+
+# ------------------------------------------------- buffers of the numpy replay
+
+
+def test_the_replay_writes_into_dead_temporaries():
+    f = lambda x: nx.sum(nx.sin(x) * nx.exp(-x * x) + nx.tanh(x) ** 2)  # noqa: E731
+    x = nx.array(np.linspace(-2, 2, 1000))
+    jitted = rune.jit(rune.grad(f), fuse=False)
+    assert jitted.source(x).count(", out=") >= 5
+    for _ in range(2):  # a second call gets fresh buffers, not the first call's outputs
+        assert_close(jitted(x), rune.grad(f)(x), rtol=1e-15)
+
+
+def test_a_temporary_a_view_still_sees_is_not_written_into():
+    def f(x):
+        doubled = x * 2.0
+        view = nx.reshape(doubled, (2, 2))  # doubled's memory lives on in the view
+        return view, nx.sin(x) + 1.0  # same shape and dtype as doubled
+    x = nx.array([0.1, 0.2, 0.3, 0.4])
+    view, other = rune.jit(f, fuse=False)(x)
+    assert_close(view, np.array([[0.2, 0.4], [0.6, 0.8]]), rtol=1e-15)
+    assert_close(other, np.sin(x.numpy()) + 1.0, rtol=1e-15)
+
+
+def test_outputs_are_never_written_into():
+    f = rune.jit(lambda x: (nx.sin(x), nx.cos(nx.sin(x) * 2.0) + 1.0), fuse=False)
+    x = nx.array([0.1, 0.2])
+    first, second = f(x)
+    assert_close(first, np.sin(x.numpy()), rtol=1e-15)
+    assert_close(second, np.cos(np.sin(x.numpy()) * 2.0) + 1.0, rtol=1e-15)
+
+
+def test_a_long_chain_is_cut_into_kernels_python_can_parse():
+    def chain(x):
+        for _ in range(300):
+            x = nx.sin(x)
+        return x
+    x = nx.array([0.3, -0.5])
+    f = rune.jit(chain, fuse=True)
+    assert f.source(x).count("fused") >= 300 // fused.MAX_DEPTH
+    assert_close(f(x), chain(x), rtol=1e-13)
+
+
+def test_kernels_run_in_several_threads_at_once():
+    from tests.test_threads import run_threads
+
+    f = rune.jit(rune.grad(chain), fuse=True)
+    xs = [nx.array(np.linspace(-1, 1, 5) + k) for k in range(4)]
+    want = [rune.grad(chain)(x) for x in xs]
+
+    def work(k):
+        return lambda: all(np.allclose(f(xs[k]).numpy(), want[k].numpy(), rtol=1e-13)
+                           for _ in range(2000))
+    assert all(run_threads(*[work(k) for k in range(4)]))
+
+
+def test_on_large_arrays_numpys_faster_exp_and_tanh_stay_numpy():
+    x = nx.array(np.linspace(-1, 1, 10_000))
+    source = rune.jit(lambda x: nx.tanh(nx.exp(x * 0.5)) * x + x, fuse=True).source(x)
+    assert "= exp(" in source and "= tanh(" in source and "fused" in source
+
+
+def test_conj_of_a_real_array_stays_real():
+    x = nx.array([0.1, -0.4])
+    f = rune.jit(lambda x: nx.conj(nx.sin(x) * x + 1.0) * x, fuse=True)
+    assert f(x).dtype == np.float64
+    assert_close(f(x), (np.sin(x.numpy()) * x.numpy() + 1.0) * x.numpy(), rtol=1e-15)
+
