@@ -27,7 +27,8 @@ from typing import TextIO
 
 from . import export
 from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner
-from .parser import LiterateSyntaxError, read_page
+from .docstrings import read_source
+from .parser import LiterateSyntaxError
 from .paths import DEFAULT_PATHS, find_pages
 from .promote import PromotedPage, promote_page, write_promoted
 from .runner import BlockResult, Outcome
@@ -122,7 +123,7 @@ def run_pages(
 def check_page(path: Path, name: str, on_step, timeout: float) -> tuple[str | None, list]:
     """Run one page: (why it cannot run, or None; its block results)."""
     try:
-        page = read_page(path)
+        page = read_source(path)
     except LiterateSyntaxError as error:
         return f"{name}:{error.line}: {error.message}", []
     except UnicodeDecodeError as error:

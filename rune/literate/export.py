@@ -30,7 +30,15 @@ import sys
 import textwrap
 from pathlib import Path
 
-from .parser import ClearNamespace, LiterateSyntaxError, Page, PythonBlock, SetupBlock, read_page
+from .parser import (
+    ClearNamespace,
+    LiterateSyntaxError,
+    Page,
+    PythonBlock,
+    SetupBlock,
+    TeardownBlock,
+    read_page,
+)
 
 FORMATS = ("ipynb", "py")
 _DIRECTIVE = re.compile(r"[ \t]*<!--\s*literate\s*:.*?-->[ \t]*\n?", re.DOTALL)
@@ -90,7 +98,7 @@ def _span(text: str, line_start: list[int], step) -> tuple[int, int]:
     if isinstance(step, PythonBlock):
         return step.fence.start, (step.out or step.fence).end
     start = line_start[step.line - 1]
-    if isinstance(step, SetupBlock):
+    if isinstance(step, (SetupBlock, TeardownBlock)):
         return start, text.index("-->", step.fence.end) + len("-->")
     return start, start  # a clear directive: its comment goes with the prose
 
@@ -116,8 +124,11 @@ def notebook(page: Page) -> dict:
             cells.append(_markdown_cell(_prose(value)))
         elif isinstance(value, ClearNamespace):
             cells.append(_code_cell("%reset -f", tags=["clear"]))
-        elif isinstance(value, SetupBlock):
-            cells.append(_code_cell(value.fence.code, tags=["setup"]))
+        elif isinstance(value, (SetupBlock, TeardownBlock)):
+            tag = "setup" if isinstance(value, SetupBlock) else "teardown"
+            cells.append(_code_cell(value.fence.code, tags=[tag]))
+        elif value.session is not None:  # a pycon or shell session: shown as it is
+            cells.append(_markdown_cell(f"```{value.fence.language}\n{value.fence.code}```"))
         elif value.skip:
             cells.append(_markdown_cell(f"```python\n{value.fence.code}```"))
         else:
@@ -172,8 +183,11 @@ def script(page: Page) -> str:
             cells.append(f"{_PERCENT_CELL} [markdown]\n" + _comment(_prose(value)))
         elif isinstance(value, ClearNamespace):
             cells.append(f"{_PERCENT_CELL}\n{_CLEAR_SCRIPT}")
-        elif isinstance(value, SetupBlock):
+        elif isinstance(value, (SetupBlock, TeardownBlock)):
             cells.append(f"{_PERCENT_CELL}\n{_script_setup(value)}")
+        elif value.session is not None:
+            cells.append(f"{_PERCENT_CELL}\n# A {value.kind}, not run here:\n"
+                         + _comment(value.fence.code))
         elif value.skip:
             cells.append(f"{_PERCENT_CELL}\n# Not run (the page skips it):\n"
                          + _comment(value.fence.code))

@@ -151,7 +151,7 @@ class IsolatedPageRunner:
                 self.close()  # the page's last block: the worker has nothing left to do
             return BlockResult(
                 block, Outcome[answer["outcome"]], self.path, answer["output"],
-                answer["traceback"], answer["notes"],
+                answer["traceback"], answer["notes"], answer["reason"],
             )
 
     def close(self, grace: float = 5.0) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .session import SHELL_LANGUAGES, Example, prompts_for
+
 
 class LiterateSyntaxError(ValueError):
     """A page breaks a rule of the literate format.
@@ -90,6 +92,12 @@ class PythonBlock:
       raises: a `raises` directive marks it: it must raise, and its out block
         ends with the exception's last traceback line.
       timeout: the seconds a `timeout` directive gives it, or None.
+      skip_condition: the expression of ``skip if CONDITION``, evaluated in the
+        page namespace when the block's turn comes: it is skipped only if true.
+      skip_reason: the reason of ``skip because REASON``, or None.
+      name: the name a ``name`` directive gives it (its pytest id), or None.
+      session: for a ```pycon block, its ``>>>`` examples (which hold their
+        expected output: it has no out block); None for a python block.
       gap_start: where the out block's removal begins: the end of the last
         line before it that is not blank, so that removing it also removes
         the blank lines that separated it from the python block (and the
@@ -108,10 +116,27 @@ class PythonBlock:
     raises: bool
     gap_start: int
     timeout: float | None = None  # seconds, from a `timeout` directive
+    skip_condition: str | None = None  # `skip if CONDITION`: skipped only when it is true
+    skip_reason: str | None = None  # `skip because REASON`
+    name: str | None = None  # from a `name` directive: its test id
+    session: tuple[Example, ...] | None = None  # the examples of a ```pycon block
+
+    @property
+    def kind(self) -> str:
+        """What the block is, as reports name it: "python block" or "pycon session"."""
+        if self.session is None:
+            return "python block"
+        return "shell session" if self.fence.language in SHELL_LANGUAGES else "pycon session"
+
+    @property
+    def prompts(self) -> tuple[str, str]:
+        """A session's prompt and continuation prompt: `>>>`, `...` or `$`, `>`."""
+        return prompts_for(self.fence.language)
 
     @property
     def skip(self) -> bool:
-        """Whether a directive says this block must not run."""
+        """Whether a skip directive applies (a `skip if` skips only when its
+        condition is true)."""
         return self.skipped_by is not None
 
     @property
@@ -133,6 +158,19 @@ class SetupBlock:
 
 
 @dataclass(frozen=True)
+class TeardownBlock:
+    """An invisible python block written inside ``<!-- literate: teardown ... -->``.
+
+    It runs after the page's last block (failed or not) in the page
+    namespace; what it prints is discarded.
+    """
+
+    fence: Fence
+    line: int  # the line of the comment that holds it
+    skip: bool
+
+
+@dataclass(frozen=True)
 class ClearNamespace:
     """``<!-- literate: clear -->``: the page namespace starts afresh here."""
 
@@ -140,7 +178,7 @@ class ClearNamespace:
     skip: bool
 
 
-Step = PythonBlock | SetupBlock | ClearNamespace
+Step = PythonBlock | SetupBlock | TeardownBlock | ClearNamespace
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,10 @@ from .page import (  # noqa: F401 -- re-exported: the parser's results
     PythonBlock,
     SetupBlock,
     Step,
+    TeardownBlock,
     split_lines,
 )
+from .session import PYCON_LANGUAGES, SHELL_LANGUAGES, Example, parse_session, prompts_for
 
 PYTHON_LANGUAGES = frozenset({"python", "py", "python3", "py3"})
 # Fences that name a Python the runner cannot run: an error, never a silent non-test.
@@ -40,12 +42,18 @@ BYTE_ORDER_MARK = "\ufeff"
 DIRECTIVE_PREFIX = "literate:"
 DIRECTIVES = (
     "skip", "skip start", "skip end", "nondeterministic", "raises", "clear", "setup", "out",
-    "timeout", "page timeout",
+    "timeout", "page timeout", "teardown", "name", "shell",
 )
+# Directives holding a hidden python block, up to a --> line of its own.
+_HIDDEN_BLOCK_DIRECTIVES = ("setup", "teardown")
 # Directives followed by a number of seconds.
 _TIMEOUT_DIRECTIVES = frozenset({"timeout", "page timeout"})
 # Directives that modify the next python block (the others are steps of their own).
-_BLOCK_DIRECTIVES = frozenset({"skip", "nondeterministic", "raises", "timeout"})
+_BLOCK_DIRECTIVES = frozenset({"skip", "nondeterministic", "raises", "timeout", "name"})
+# `skip if CONDITION because REASON`: both parts optional, in that order.
+_SKIP_WITH = re.compile(r"skip(?:\s+if\s+(?P<condition>.+?))?(?:\s+because\s+(?P<reason>.+))?",
+                        re.DOTALL)
+_BLOCK_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 # Directives that may also stand between a python block and its out block.
 # `out` must stand right before a fence: it makes that fence the out block,
 # whatever its language (a ```mermaid diagram, say).
@@ -78,6 +86,9 @@ class _Directive:
     name: str
     line: Line
     seconds: float | None = None  # the argument of a timeout directive
+    argument: str | None = None  # a name directive's name
+    condition: str | None = None  # skip if CONDITION
+    reason: str | None = None  # skip because REASON
 
 
 @dataclass(frozen=True)
@@ -261,13 +272,13 @@ class _Scanner:
         body = directive["body"]
         if "-->" not in body:
             name = " ".join(body.split())
-            if name == "setup":
-                return self.read_setup(index)
+            if name in _HIDDEN_BLOCK_DIRECTIVES:
+                return self.read_setup(index, name)
             self.check_known(name, line.number)
             raise self.error(
                 line.number,
                 f"the `{name}` directive must be on one line: close it with --> on this line "
-                f"(only `setup` spans several lines)",
+                f"(only `setup` and `teardown` span several lines)",
             )
         name, after = body.split("-->", 1)
         name = " ".join(name.split())
@@ -277,15 +288,45 @@ class _Scanner:
                 f"expected nothing after the `{name}` directive's -->, found {after.strip()!r}; "
                 f"put the directive on a line of its own",
             )
+        with_argument = self.directive_with_argument(name, line)
+        if with_argument is not None:
+            return with_argument, index + 1
         name, seconds = self.split_argument(name, line.number)
         self.check_known(name, line.number)
-        if name == "setup":
+        if name in _HIDDEN_BLOCK_DIRECTIVES:
             raise self.error(
                 line.number,
-                "`setup` needs a python block inside it: write <!-- literate: setup on one "
-                "line, then a ```python block, then --> on a line of its own",
+                f"`{name}` needs a python block inside it: write <!-- literate: {name} on one "
+                f"line, then a ```python block, then --> on a line of its own",
             )
         return _Directive(name, line, seconds), index + 1
+
+    def directive_with_argument(self, text: str, line: Line) -> _Directive | None:
+        """``skip if CONDITION because REASON`` or ``name NAME``, checked; else None."""
+        skip = _SKIP_WITH.fullmatch(text)
+        if skip and (skip["condition"] or skip["reason"]):
+            condition = skip["condition"]
+            if condition is not None:
+                try:
+                    compile(condition, self.path, "eval")
+                except SyntaxError as error:
+                    raise self.error(
+                        line.number,
+                        f"the skip condition {condition!r} is not a Python expression "
+                        f"({error.msg}); write "
+                        f"<!-- literate: skip if EXPRESSION because REASON -->",
+                    ) from None
+            return _Directive("skip", line, condition=condition, reason=skip["reason"])
+        if text == "name" or text.startswith("name "):
+            name = text[len("name"):].strip()
+            if not _BLOCK_NAME.fullmatch(name):
+                raise self.error(
+                    line.number,
+                    f"a block name may hold only letters, digits, '_', '-' and '.' (it becomes "
+                    f"the test id page.md::NAME); found {name or 'nothing'!r}",
+                )
+            return _Directive("name", line, argument=name)
+        return None
 
     def split_argument(self, name: str, line: int) -> tuple[str, float | None]:
         """``timeout 30`` -> ("timeout", 30.0); other directives take no argument."""
@@ -337,7 +378,7 @@ class _Scanner:
             "this HTML comment is never closed with -->, which would hide the rest of the page",
         )
 
-    def read_setup(self, index: int) -> tuple[SetupBlock, int]:
+    def read_setup(self, index: int, kind: str) -> tuple[SetupBlock | TeardownBlock, int]:
         opened_at = self.lines[index].number
         index = self.skip_blank(index + 1)
         opening = _match_fence_open(self.lines[index].text) if index < len(self.lines) else None
@@ -347,7 +388,7 @@ class _Scanner:
             )
             raise self.error(
                 self.lines[index].number if index < len(self.lines) else opened_at,
-                f"expected a ```python block inside the setup comment opened at line {opened_at}, "
+                f"expected a ```python block inside the {kind} comment opened at line {opened_at}, "
                 f"found {found}",
             )
         fence, index = self.read_fence(index, opening)
@@ -355,16 +396,17 @@ class _Scanner:
         if index >= len(self.lines):
             raise self.error(
                 opened_at,
-                "this setup comment is never closed: expected --> on a "
+                f"this {kind} comment is never closed: expected --> on a "
                 "line of its own after its python block",
             )
         if not _COMMENT_END_LINE.fullmatch(self.lines[index].text):
             raise self.error(
                 self.lines[index].number,
-                f"expected --> to close the setup comment opened at line {opened_at}, "
+                f"expected --> to close the {kind} comment opened at line {opened_at}, "
                 f"found {self.lines[index].text!r}",
             )
-        return SetupBlock(fence=fence, line=opened_at, skip=False), index + 1
+        hidden = SetupBlock if kind == "setup" else TeardownBlock
+        return hidden(fence=fence, line=opened_at, skip=False), index + 1
 
     def skip_blank(self, index: int) -> int:
         while index < len(self.lines) and _is_blank(self.lines[index].text):
@@ -373,8 +415,9 @@ class _Scanner:
 
 
 def _known_directives() -> str:
-    return ", ".join(name + " SECONDS" if name in _TIMEOUT_DIRECTIVES else name
-                     for name in DIRECTIVES)
+    names = ", ".join(name + " SECONDS" if name in _TIMEOUT_DIRECTIVES
+                      else "name NAME" if name == "name" else name for name in DIRECTIVES)
+    return names + " (skip may add `if CONDITION` and `because REASON`)"
 
 
 def _indent_columns(text: str) -> int:
@@ -399,6 +442,8 @@ class _Assembler:
         self.pending: list[_Directive] = []  # directives waiting for the next python block
         self.skip_start: int | None = None  # line of an open `skip start`
         self.page_timeout: _Directive | None = None
+        self.names: dict[str, int] = {}  # block names given so far, and their lines
+        self.shell = False  # a `shell` directive came: shell blocks run
 
     def error(self, line: int, message: str) -> LiterateSyntaxError:
         return LiterateSyntaxError(self.path, line, message)
@@ -415,12 +460,13 @@ class _Assembler:
                 step = self.directive(token)
                 if step is not None:
                     steps.append(step)
-            elif isinstance(token, SetupBlock):
+            elif isinstance(token, (SetupBlock, TeardownBlock)):
                 self.expect_no_pending(token)
-                steps.append(SetupBlock(token.fence, token.line, skip=self.skip_start is not None))
+                steps.append(type(token)(token.fence, token.line, skip=self.skip_start is not None))
             elif isinstance(token, _Other):
                 self.expect_no_pending(token)
-            elif token.language in PYTHON_LANGUAGES:
+            elif (token.language in PYTHON_LANGUAGES or token.language in PYCON_LANGUAGES
+                  or (self.shell and token.language in SHELL_LANGUAGES)):
                 block, index = self.python_block(token, index)
                 steps.append(block)
             elif token.language in _UNRUNNABLE_PYTHON:
@@ -470,6 +516,8 @@ class _Assembler:
             if self.skip_start is None:
                 raise self.error(line, "`skip end` without a `skip start` before it")
             self.skip_start = None
+        elif name == "shell":
+            self.shell = True
         elif name == "page timeout":
             if self.page_timeout is not None:
                 raise self.error(line, f"a second `page timeout`: the page already has one at "
@@ -516,7 +564,14 @@ class _Assembler:
         marked = any(directive.name == "out" for directive in between)
         out = None
         gap_start = fence.end
+        session = self.session(fence)
         if isinstance(following, Fence) and (following.language == OUT_LANGUAGE or marked):
+            if session is not None:
+                raise self.error(
+                    following.line,
+                    f"this out block follows the pycon session at line {fence.line}, which "
+                    f"holds its own expected output after each >>> prompt; remove the out block",
+                )
             out = following
             for directive in between:
                 if directive.name not in _BETWEEN_DIRECTIVES:
@@ -534,8 +589,18 @@ class _Assembler:
             self.pending.extend(between)
             index = lookahead + 1
         names = {directive.name for directive in self.pending}
-        skips = [d.line.number for d in self.pending if d.name == "skip"] + [self.skip_start]
+        skip = next((d for d in self.pending if d.name == "skip"), None)
+        skips = [skip.line.number if skip else None, self.skip_start]
+        conditional = skip is not None and self.skip_start is None
         timeouts = [d.seconds for d in self.pending if d.name == "timeout"]
+        if session is not None and "raises" in names:
+            raise self.error(
+                next(d.line.number for d in self.pending if d.name == "raises"),
+                f"`raises` does not apply to the pycon session at line {fence.line}: show the "
+                f"exception in the session instead (a 'Traceback (most recent call last):' "
+                f"line, '...', then its last line)",
+            )
+        name = self.block_name(fence)
         self.pending = []
         block = PythonBlock(
             fence=fence,
@@ -545,8 +610,43 @@ class _Assembler:
             raises="raises" in names,
             gap_start=gap_start,
             timeout=timeouts[-1] if timeouts else None,
+            session=session,
+            skip_condition=skip.condition if conditional else None,
+            skip_reason=skip.reason if skip else None,
+            name=name,
         )
         return block, index
+
+    def block_name(self, fence: Fence) -> str | None:
+        """The name a pending `name` directive gives the block; names are unique."""
+        directive = next((d for d in reversed(self.pending) if d.name == "name"), None)
+        if directive is None:
+            return None
+        name = directive.argument
+        if name in self.names:
+            raise self.error(
+                directive.line.number,
+                f"the name {name!r} already names the block at line {self.names[name]}; "
+                f"each block's name must be unique on its page",
+            )
+        self.names[name] = fence.line
+        return name
+
+    def session(self, fence: Fence) -> tuple[Example, ...] | None:
+        """The examples of a pycon fence (None for a python fence)."""
+        if fence.language not in PYCON_LANGUAGES | SHELL_LANGUAGES:
+            return None
+        prompt, _ = prompts_for(fence.language)
+        examples, stray = parse_session(fence.body_lines, *prompts_for(fence.language))
+        if stray is not None:
+            raise self.error(
+                fence.line + 1 + stray,
+                f"this line of the {fence.language} session opened at line {fence.line} is "
+                f"neither a {prompt} prompt nor output following one (output ends at a blank "
+                f"line; write a blank output line as <BLANKLINE>); start the session with a "
+                f"{prompt} prompt",
+            )
+        return examples
 
     def expect_out_last(self, between: list[_Directive], out: Fence) -> None:
         """`out` stands right before its fence, so that removing the out block removes it too."""
@@ -566,8 +666,9 @@ def _describe(token: object) -> str:
         return f"the `{token.name}` directive at line {token.line.number}"
     if isinstance(token, _Other):
         return f"text at line {token.line.number}"
-    if isinstance(token, SetupBlock):
-        return f"a setup block at line {token.line}"
+    if isinstance(token, (SetupBlock, TeardownBlock)):
+        kind = "setup" if isinstance(token, SetupBlock) else "teardown"
+        return f"a {kind} block at line {token.line}"
     return f"a {token.marker}{token.language} block at line {token.line}"
 
 

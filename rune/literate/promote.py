@@ -38,10 +38,11 @@ from .parser import (
     Page,
     PythonBlock,
     check_path,
-    parse_page,
     split_lines,
 )
 from .runner import PROMOTABLE, BlockResult, PageRunner  # noqa: F401 -- PageRunner: doctests
+from .docstrings import parse_source
+from .session import parse_session, want_span
 
 _FENCE_LIKE = re.compile(r"[ \t>]*(?P<marker>`{3,}|~{3,})[ \t]*")
 
@@ -276,11 +277,15 @@ def promote_text(page: Page, results: list[BlockResult]) -> str:
 def _edits(page: Page, results: list[BlockResult]) -> list[tuple[int, int, str]]:
     """The (start, end, new text) edits that promote the page, in page order."""
     edits = []
+    page_lines = None
     for result in results:
         if result.outcome not in PROMOTABLE:
             continue
         block, output = result.block, normalize_output(result.output)
-        if block.out is None:
+        if block.session is not None:
+            page_lines = page_lines or split_lines(page.text)
+            edits += _session_edits(page_lines, block, result.output)
+        elif block.out is None:
             edits.append(_insertion(block, output))
         elif output:
             output = _keep_wildcards(block.out.body, output)
@@ -290,6 +295,24 @@ def _edits(page: Page, results: list[BlockResult]) -> list[tuple[int, int, str]]
     edits.sort()
     if edits:
         _verify(page, _apply(page.text, edits), results)
+    return edits
+
+
+def _session_edits(page_lines, block: PythonBlock, output: str) -> list[tuple[int, int, str]]:
+    """Edits replacing the expected lines of each example of a session whose
+    output changed; the prompts, blank lines and matching examples stay as they are."""
+    fence = block.fence
+    new_examples, _ = parse_session(tuple(output.split("\n")), *block.prompts)
+    edits = []
+    for old, new in zip(block.session, new_examples):
+        if old.want_lines == new.want_lines:
+            continue
+        start, end = want_span(old)
+        # Body line i is line fence.line + 1 + i of the page (index fence.line + i).
+        position = page_lines[fence.line + start].start
+        finish = page_lines[fence.line + end - 1].end if end > start else position
+        text = "".join(_body_line(fence.prefix, line) + fence.eol for line in new.want_lines)
+        edits.append((position, finish, text))
     return edits
 
 
@@ -369,7 +392,7 @@ def _longest_fence_line(output: str, fence_char: str) -> int:
 
 def _verify(page: Page, text: str, results: list[BlockResult]) -> None:
     """Check that the promoted page parses and now expects exactly what was printed."""
-    new_blocks = parse_page(text, page.path).python_blocks
+    new_blocks = parse_source(text, page.path).python_blocks
     if len(new_blocks) != len(results):
         raise PromoteError(
             f"{page.path}: promote would change the number of python blocks "
@@ -378,7 +401,8 @@ def _verify(page: Page, text: str, results: list[BlockResult]) -> None:
     for result, block in zip(results, new_blocks):
         if result.outcome not in PROMOTABLE:
             continue
-        expected = block.out.body if block.out else ""
+        expected = block.fence.body if block.session is not None else (
+            block.out.body if block.out else "")
         if not output_matches(expected, result.output):
             raise PromoteError(
                 f"{page.path}:{block.line}: the promoted out block does not match "
@@ -440,7 +464,7 @@ def promote_page(
     except UnicodeDecodeError as error:
         return PromotedPage(name, "", "", error=f"{name}: not UTF-8 text: {error}")
     try:
-        page = parse_page(text, name)
+        page = parse_source(text, name)
     except LiterateSyntaxError as error:
         return PromotedPage(name, text, text, error=str(error))
     results = IsolatedPageRunner(page, timeout=timeout, on_step=on_step).run_all()

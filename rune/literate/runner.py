@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import ast
 import enum
+import functools
 import io
 import linecache
 import os
+import shutil
+import subprocess
+import tempfile
 import threading
 import traceback
 from collections.abc import Callable
@@ -28,7 +32,29 @@ from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
 from .compare import diff_outputs, normalize_output, output_matches
-from .parser import ClearNamespace, Fence, Page, PythonBlock, SetupBlock, Step, split_lines
+from .parser import (
+    ClearNamespace,
+    Fence,
+    Page,
+    PythonBlock,
+    SetupBlock,
+    Step,
+    TeardownBlock,
+    split_lines,
+)
+from .session import (
+    SHELL_LANGUAGES,
+    TRACEBACK_HEADER,
+    Example,
+    example_matches,
+    is_prompt,
+    render_output,
+    render_session,
+)
+
+# The headline of a python block that fails to compile because it holds a session.
+_PROMPTS_IN_PYTHON = ("holds >>> prompts, which are not Python: write it as a ```pycon "
+                      "block (a session: each prompt's expected output right after it)")
 
 
 class Outcome(enum.Enum):
@@ -48,6 +74,7 @@ class Outcome(enum.Enum):
     SETUP_FAILED = "was not run because a setup block failed"
     TIMED_OUT = "did not finish within its timeout"
     CRASHED = "ended the process running the page"
+    TEARDOWN_FAILED = "passed, but a teardown block of its page raised"
     NOT_RUN = "was not run"
 
 
@@ -97,12 +124,15 @@ class BlockResult:
     def report(self) -> str:
         """A readable account of a failure: where, why, and a diff or a traceback."""
         block = self.block
-        lines = [f"{self.location}: the python block {self.reason or self.outcome.value}"]
+        headline = self.reason or self.outcome.value
+        if block.session is not None and self.outcome is Outcome.MISMATCH:
+            headline = "printed output that differs from its expected output"
+        lines = [f"{self.location}: the {block.kind} {headline}"]
         if self.outcome is Outcome.MISMATCH:
-            out_line = block.out.line
+            expected = block.out or block.fence  # a session holds its own expected output
             lines.append(
                 diff_outputs(
-                    block.out.body, self.output, f"expected ({self.path}:{out_line})", "actual"
+                    expected.body, self.output, f"expected ({self.path}:{expected.line})", "actual"
                 )
             )
             lines.append("(run promote to accept the actual output)")
@@ -197,6 +227,8 @@ class PageRunner:
         self._positions = {id(step): index for index, step in enumerate(page.steps)}
         self._next_step = 0
         self._failed_setup: tuple[SetupBlock, str] | None = None
+        self._torn_down = False
+        self._shell_directory: str | None = None  # where the page's shell commands run
         self._on_step = on_step or (lambda line: None)
         self._caught = BaseException if interrupts_are_failures else (Exception, SystemExit,
                                                                       GeneratorExit)
@@ -217,10 +249,56 @@ class PageRunner:
         self._next_step = max(self._next_step, position + 1)
         result = self._judge(block)
         result.notes.extend(notes)
+        if block is self.page.python_blocks[-1]:
+            self._report_teardown(result, self.finish())
         return result
 
+    def finish(self) -> list[tuple[TeardownBlock, str]]:
+        """Run the page's teardown blocks, once: each teardown that raised, with
+        its traceback. Called after the page's last block, and by the worker
+        when it is asked for no more blocks."""
+        if self._torn_down:
+            return []
+        self._torn_down = True
+        if self._shell_directory is not None:
+            shutil.rmtree(self._shell_directory, ignore_errors=True)
+        failures = []
+        for step in self.page.steps:
+            if isinstance(step, TeardownBlock) and not step.skip:
+                _, error, _ = self._execute(step.fence)
+                if error is not None:
+                    failures.append((step, self._traceback(error)))
+        return failures
+
+    def _report_teardown(self, result: BlockResult, failures) -> None:
+        for teardown, trace in failures:
+            account = f"The teardown block at line {teardown.line} raised:\n{trace}"
+            if result.failed:
+                result.notes.append("Note: " + account)
+            else:
+                result.outcome, result.traceback = Outcome.TEARDOWN_FAILED, account
+
+    def _skips(self, block: PythonBlock) -> bool | BaseException:
+        """Whether a skip directive skips the block now (its condition evaluated
+        in the page namespace), or the exception the condition raised."""
+        if not block.skip or block.skip_condition is None:
+            return block.skip
+        try:
+            return bool(eval(compile(block.skip_condition, self.path, "eval"),  # noqa: S307
+                             self.namespace))
+        except self._caught as error:  # noqa: BLE001
+            return error
+
     def _judge(self, block: PythonBlock) -> BlockResult:
-        if block.skip:
+        skips = self._skips(block)
+        if isinstance(skips, BaseException):
+            return BlockResult(
+                block, Outcome.RAISED, self.path,
+                reason=f"was not run: its skip condition at line {block.skipped_by} raised "
+                       f"{exception_summary(skips)}",
+                traceback=self._traceback(skips),
+            )
+        if skips:
             return BlockResult(block, Outcome.SKIPPED, self.path)
         if self._failed_setup is not None:
             setup, trace = self._failed_setup
@@ -230,6 +308,8 @@ class PageRunner:
                 self.path,
                 traceback=(f"The setup block at line {setup.line} raised:\n{trace}"),
             )
+        if block.session is not None:
+            return self._run_session(block)
         printed, error, late = self._execute(block.fence)
         result = self._outcome(block, printed, error)
         if late:
@@ -241,7 +321,10 @@ class PageRunner:
 
     def _outcome(self, block: PythonBlock, printed: str, error: BaseException | None):
         if error is not None and not block.raises:
-            return BlockResult(block, Outcome.RAISED, self.path, printed, self._traceback(error))
+            prompts = isinstance(error, SyntaxError) and any(
+                is_prompt(line.lstrip()) for line in block.fence.body_lines)
+            return BlockResult(block, Outcome.RAISED, self.path, printed, self._traceback(error),
+                               reason=_PROMPTS_IN_PYTHON if prompts else None)
         if block.raises:
             if error is None:
                 return BlockResult(block, Outcome.DID_NOT_RAISE, self.path, printed)
@@ -260,8 +343,9 @@ class PageRunner:
 
     def _run_quietly(self, step: Step, notes: list[str]) -> None:
         """Run a step that is not itself under test; remember what went wrong."""
-        if step.skip:
-            return
+        if isinstance(step, TeardownBlock) or (
+                step.skip if not isinstance(step, PythonBlock) else self._skips(step) is not False):
+            return  # teardown blocks run at the end (finish)
         if isinstance(step, ClearNamespace):
             self.namespace.clear()
             self.namespace.update(self._baseline)
@@ -270,6 +354,11 @@ class PageRunner:
             _, error, _ = self._execute(step.fence)
             if error is not None:
                 self._failed_setup = (step, self._traceback(error))
+        elif self._failed_setup is None and step.session is not None:
+            result = self._run_session(step)
+            if result.outcome is Outcome.RAISED:
+                notes.append(f"Note: the earlier pycon session at line {step.line}, run first to "
+                             f"prepare this block, raised an exception it does not show")
         elif self._failed_setup is None:
             _, error, _ = self._execute(step.fence)
             if error is not None and not step.raises:
@@ -278,14 +367,68 @@ class PageRunner:
                     f"this one, raised {exception_summary(error)}"
                 )
 
+    def _run_session(self, block: PythonBlock) -> BlockResult:
+        """Run a pycon session's examples in order and judge each one's output.
+
+        Its output is the session with the expected lines of each example that
+        printed something else replaced (what promote writes); an exception the
+        session does not show stops it and fails it.
+        """
+        self._on_step(block.line)
+        new_wants: list[list[str] | None] = []
+        for example in block.session:
+            if block.fence.language in SHELL_LANGUAGES:
+                new_wants.append(self._judge_command(example))
+                continue
+            compile_example = functools.partial(self._compile_example, block.fence, example)
+            printed, error, _ = self._run_code(compile_example)
+            if error is not None and not example.expects_exception:
+                return BlockResult(block, Outcome.RAISED, self.path, printed,
+                                   self._traceback(error))
+            if error is not None:
+                printed += ("" if printed.endswith("\n") or not printed else "\n")
+                printed += f"{TRACEBACK_HEADER}\n  ...\n{exception_summary(error)}\n"
+            matches = example_matches(example, printed)
+            new_wants.append(None if matches else render_output(printed))
+        output = render_session(block.fence.body_lines, block.session, new_wants)
+        passed = block.nondeterministic or all(want is None for want in new_wants)
+        return BlockResult(block, Outcome.PASSED if passed else Outcome.MISMATCH, self.path,
+                           output)
+
+    def _judge_command(self, example: Example) -> list[str] | None:
+        """Run a shell session's command; its new expected lines, or None if it matched.
+
+        Each command runs in its own shell, in the page's temporary directory,
+        stdin empty and stderr merged into its output; a non-zero exit status
+        ends the output with ``[STATUS]``, as in cram. The block's timeout
+        stops it with the worker.
+        """
+        if self._shell_directory is None:
+            self._shell_directory = tempfile.mkdtemp(prefix="literate-shell-")
+        shell = shutil.which("bash") or "sh"
+        completed = subprocess.run(
+            [shell, "-c", example.source], cwd=self._shell_directory, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+            check=False,
+        )
+        printed = completed.stdout
+        if completed.returncode:
+            printed += ("" if printed.endswith("\n") or not printed else "\n")
+            printed += f"[{completed.returncode}]\n"
+        return None if example_matches(example, printed) else render_output(printed)
+
     def _execute(self, fence: Fence) -> tuple[str, BaseException | None, str]:
         """Run a fence's code: what it printed, the exception it raised (or None),
         and what threads of earlier blocks printed meanwhile."""
         self._on_step(fence.line)
+        return self._run_code(lambda: self._compile(fence))
+
+    def _run_code(self, compile_code) -> tuple[str, BaseException | None, str]:
+        """Compile and run code in the namespace, as :meth:`_execute` describes."""
         capture = _BlockOutput()
         directory = os.getcwd()
         try:
-            code = self._compile(fence)
+            code = compile_code()
             with redirect_stdout(capture):
                 exec(code, self.namespace)  # noqa: S102 -- running the page's code is the point
         # Any exception, SystemExit and asyncio.CancelledError included, is the
@@ -298,15 +441,23 @@ class PageRunner:
 
     def _compile(self, fence: Fence):
         """Compile a fence's code with each line numbered as its line of the page."""
+        return self._compile_at(fence.code, fence.line, "exec")
+
+    def _compile_example(self, fence: Fence, example: Example):
+        """Compile a session's example as the interpreter does (an expression's
+        value is printed), numbered as its lines of the page."""
+        return self._compile_at(example.source, fence.line + example.first, "single")
+
+    def _compile_at(self, source: str, offset: int, mode: str):
         try:
-            tree = ast.parse(fence.code, self.path)
+            tree = ast.parse(source, self.path, mode)
         except SyntaxError as error:
             for name in ("lineno", "end_lineno"):
                 if getattr(error, name, None) is not None:
-                    setattr(error, name, getattr(error, name) + fence.line)
+                    setattr(error, name, getattr(error, name) + offset)
             raise
-        ast.increment_lineno(tree, fence.line)
-        return compile(tree, self.path, "exec", dont_inherit=True)
+        ast.increment_lineno(tree, offset)
+        return compile(tree, self.path, mode, dont_inherit=True)
 
     def _traceback(self, error: BaseException) -> str:
         # Drop the runner's own frames: the story starts in the page.
@@ -318,7 +469,11 @@ class PageRunner:
     def _register_source(self) -> None:
         lines = [line.text + "\n" for line in split_lines(self.page.text)]
         for step in self.page.steps:
-            if isinstance(step, (PythonBlock, SetupBlock)):
+            if isinstance(step, PythonBlock) and step.session is not None:
+                for example in step.session:
+                    for offset, code_line in enumerate(example.source.split("\n")[:-1]):
+                        lines[step.fence.line + example.first + offset] = code_line + "\n"
+            elif isinstance(step, (PythonBlock, SetupBlock, TeardownBlock)):
                 for offset, code_line in enumerate(step.fence.body_lines):
                     lines[step.fence.line + offset] = code_line + "\n"
         # An mtime of None keeps linecache.checkcache() from dropping the entry.

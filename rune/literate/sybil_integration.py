@@ -63,8 +63,10 @@ def evaluate_block(example: Example) -> str | None:
 
 
 def skip_reason(path: str, block: PythonBlock) -> str:
-    """Why a block was skipped, naming the directive's line."""
-    return f"{path}:{block.line}: skipped by the literate directive at line {block.skipped_by}"
+    """Why a block was skipped, naming the directive's line (and its reason)."""
+    reason = f": {block.skip_reason}" if block.skip_reason else ""
+    where = f"{path}:{block.line}"
+    return f"{where}: skipped by the literate directive at line {block.skipped_by}{reason}"
 
 
 class LiterateDocument(Document):
@@ -85,7 +87,8 @@ class LiterateDocument(Document):
 
 
 class LiterateSybil(Sybil):
-    """A Sybil whose test ids are ``line:N``, so nodes read ``docs/page.md::line:12``.
+    """A Sybil whose test ids are ``line:N`` (``docs/page.md::line:12``), or the
+    block's name when a ``name`` directive gives it one (``docs/page.md::NAME``).
 
     Pages are read as `LiterateDocument` (python files as Sybil does).
     """
@@ -95,7 +98,8 @@ class LiterateSybil(Sybil):
                          **kwargs)
 
     def identify(self, example: Example) -> str:
-        return f"line:{example.line}"
+        name = getattr(example.parsed, "name", None)
+        return name or f"line:{example.line}"
 
 
 def display_path(path: str | Path, root: str | Path | None = None) -> str:

@@ -26,10 +26,10 @@ def main() -> None:
     _give_blocks_no_terminal_streams()
     job = json.loads(requests.readline())
     sys.path[:] = job["sys_path"]
-    from .parser import parse_page
+    from .docstrings import parse_source
     from .runner import PageRunner
 
-    page = parse_page(job["text"], job["path"])
+    page = parse_source(job["text"], job["path"])
     blocks = page.python_blocks
     timeouts = {block.line: block.timeout for block in blocks}
 
@@ -43,8 +43,9 @@ def main() -> None:
         result = runner.run_block(blocks[index])
         _send(answers, {
             "result": index, "outcome": result.outcome.name, "output": result.output,
-            "traceback": result.traceback, "notes": result.notes,
+            "traceback": result.traceback, "notes": result.notes, "reason": result.reason,
         })
+    runner.finish()  # teardown blocks, if the page's last block was not asked for
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     os._exit(0)  # threads a block left running must not keep the page alive

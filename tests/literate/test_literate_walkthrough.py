@@ -63,7 +63,8 @@ def test_the_page_shows_a_whole_project_and_the_commands_to_run_it():
     text = PAGE.read_text()
     assert set(page_files(text)) == {"areas.py", "pyproject.toml", "mkdocs.yml", "docs/index.md"}
     page = page_files(text)["docs/index.md"]
-    for feature in ("1. ", "!!! warning", '=== "Square"', "<!-- literate: raises -->"):
+    for feature in ("1. ", "!!! warning", '=== "Square"', "<!-- literate: raises -->",
+                    "```pycon\n>>> ", "<!-- literate: skip if "):
         assert feature in page
     assert [command for command, _, _ in page_commands(text)] == [
         "pytest -q",
@@ -92,7 +93,7 @@ def test_every_command_of_the_page_prints_what_the_page_says(tmp_path):
     # The site has the plugin's stylesheet and out blocks it styles, without directives.
     html = (tmp_path / "site" / "index.html").read_text()
     assert (tmp_path / "site" / "assets" / "rune-literate" / "literate.css").is_file()
-    assert html.count('class="language-out highlight"') == 5
+    assert html.count('class="language-out highlight"') == 6
     assert "<!-- literate" not in html
 
 

@@ -1,0 +1,146 @@
+r"""The ``>>>`` examples of a Python module's docstrings, as a page of sessions.
+
+``check`` and ``promote`` accept ``.py`` files: each run of ``>>>`` examples in
+a docstring (up to a blank line that no prompt follows, or a less indented
+line) becomes a pycon session (:mod:`rune.literate.session`) whose lines are
+the module's own, so the shared runner runs them and promote rewrites their
+expected output in place, every other byte kept. The examples run in one
+namespace holding the module's globals (as the pytest plugin's docstring
+tests do), after a hidden setup step imports the module by its dotted name.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+
+from .parser import (
+    Fence,
+    Line,
+    LiterateSyntaxError,
+    Page,
+    PythonBlock,
+    SetupBlock,
+    check_path,
+    parse_page,
+    split_lines,
+)
+from .session import is_prompt, parse_session
+
+_DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def parse_source(text: str, path: str) -> Page:
+    """A markdown page, or for a path ending in ``.py`` the module's docstring examples."""
+    return parse_module_page(text, path) if path.endswith(".py") else parse_page(text, path)
+
+
+def read_source(path, display_path: str | None = None) -> Page:
+    """Read the page or module at ``path`` (UTF-8, line endings kept) and parse it."""
+    check_path("read_source", path)
+    with open(path, encoding="utf-8", newline="") as file:
+        return parse_source(file.read(), display_path or str(path))
+
+
+def parse_module_page(text: str, path: str) -> Page:
+    r"""The docstring examples of the module ``text`` as a :class:`Page`.
+
+    Raises:
+      LiterateSyntaxError: the module is not valid Python, or a session sits
+        in a docstring that is not a raw string and holds a backslash (its
+        source lines are not what doctest reads, so promote cannot edit them).
+
+    >>> page = parse_module_page("def f():\n    '''\n    >>> f()\n    1\n    '''\n", "m.py")
+    >>> [(block.line, block.session[0].source) for block in page.python_blocks]
+    [(2, 'f()\n')]
+    """
+    try:
+        tree = ast.parse(text, path)
+    except SyntaxError as error:
+        raise LiterateSyntaxError(path, error.lineno or 1,
+                                  f"not valid Python: {error.msg}") from None
+    lines = split_lines(text)
+    blocks = []
+    for node in ast.walk(tree):
+        if isinstance(node, _DOCUMENTED) and node.body:
+            first = node.body[0]
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                blocks += _sessions(lines, first.value, path)
+    blocks.sort(key=lambda block: block.line)
+    return Page(path=path, text=text, steps=(_import_module(path), *blocks))
+
+
+def _sessions(lines: list[Line], literal: ast.Constant, path: str) -> list[PythonBlock]:
+    """The sessions in a docstring: its lines between the quotes' lines."""
+    blocks = []
+    index, stop = literal.lineno, literal.end_lineno - 1  # 0-based: after the opening line
+    while index < stop:
+        text = lines[index].text
+        stripped = text.lstrip(" \t")
+        if not is_prompt(stripped):
+            index += 1
+            continue
+        indent = text[: len(text) - len(stripped)]
+        end = _session_end(lines, index, stop, indent)
+        blocks.append(_session_block(lines[index:end], indent, literal, lines, path))
+        index = end
+    return blocks
+
+
+def _session_end(lines: list[Line], index: int, stop: int, indent: str) -> int:
+    end = index + 1
+    while end < stop:
+        if lines[end].text.strip():
+            if not lines[end].text.startswith(indent):
+                break
+            end += 1
+            continue
+        following = end
+        while following < stop and not lines[following].text.strip():
+            following += 1
+        text = lines[following].text if following < stop else ""
+        if not (text.startswith(indent) and is_prompt(text[len(indent):])):
+            break
+        end = following
+    return end
+
+
+def _session_block(session, indent, literal, lines, path) -> PythonBlock:
+    body = tuple(line.text[len(indent):] if line.text.strip() else "" for line in session)
+    opening = lines[literal.lineno - 1].text[literal.col_offset :]
+    if any("\\" in line for line in body) and "r" not in opening[:2].lower():
+        raise LiterateSyntaxError(
+            path, session[0].number,
+            f"this docstring holds a backslash in its examples but is not a raw string, so "
+            f"its source is not the text doctest reads; make it r\"\"\"...\"\"\" (line "
+            f"{literal.lineno})",
+        )
+    examples, _ = parse_session(body)
+    first, last = session[0], session[-1]
+    fence = Fence(
+        line=first.number - 1, end_line=last.number + 1, info="pycon", language="pycon",
+        marker="```", prefix=indent, start=first.start, body_start=first.start,
+        body_end=last.end, end=last.end, eol=first.eol, body_lines=body,
+    )
+    return PythonBlock(fence=fence, out=None, skipped_by=None, nondeterministic=False,
+                       raises=False, gap_start=last.end, session=examples)
+
+
+def _import_module(path: str) -> SetupBlock:
+    """A hidden step filling the namespace with the module's globals.
+
+    The module is imported by its dotted name (its packages are the
+    directories above it holding ``__init__.py``), so relative imports work.
+    """
+    directory, name = os.path.split(os.path.abspath(path)[: -len(".py")])
+    parts = [] if name == "__init__" else [name]
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        directory, package = os.path.split(directory)
+        parts.insert(0, package)
+    code = (f"(__import__('sys').path.insert(0, {directory!r}) if {directory!r} not in "
+            f"__import__('sys').path else None); globals().update(vars(__import__('importlib')"
+            f".import_module({'.'.join(parts)!r})))")
+    fence = Fence(line=0, end_line=0, info="python", language="python", marker="```", prefix="",
+                  start=0, body_start=0, body_end=0, end=0, eol="\n", body_lines=(code,))
+    return SetupBlock(fence=fence, line=1, skip=False)
