@@ -105,25 +105,32 @@ def clip(x, a_min=None, a_max=None):
     return x
 
 
-def where(condition, x, y):
+def where(condition, x=None, y=None):
     """x where condition is true, y elsewhere; the three broadcast together.
+    With the condition alone, `nx.nonzero(condition)`: the indices where it holds.
 
     The derivative flows to x where the condition holds and to y elsewhere;
     the condition has none.
 
     Args:
       condition: a boolean tensor (nonzero numbers count as true).
-      x, y: tensors, numpy arrays or numbers.
+      x, y: tensors, numpy arrays or numbers; both or neither.
 
     Raises:
       TypeError: an argument is not numeric (None, a string).
-      ValueError: shapes that do not broadcast (naming all three).
+      ValueError: only one of x and y, or shapes that do not broadcast (naming all three).
 
     >>> from rune import nx
     >>> x = nx.array([-1.0, 2.0])
-    >>> print(nx.where(x > 0, x, 0))
-    float64 [2] [0, 2]
+    >>> print(nx.where(x > 0, x, 0), nx.where(x > 0))
+    float64 [2] [0, 2] (Tensor(int64 [1] [1]),)
     """
+    if x is None and y is None:
+        from .sorting import nonzero  # sorting builds on this module
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("nx.where: give both x and y, or neither (for the indices where "
+                         "condition holds)")
     return _call("nx.where", _e.where, condition, x, y)
 
 
