@@ -128,7 +128,8 @@ def row_stack(tup):
       tup: a list or tuple of tensors.
 
     Raises:
-      TypeError, ValueError: as `vstack`.
+      TypeError: tup is not a list or tuple, or an entry is not numeric.
+      ValueError: tup is empty, or the shapes do not fit.
 
     >>> from rune import nx
     >>> print(nx.row_stack([nx.ones(2), nx.zeros(2)]).shape)
