@@ -5,8 +5,10 @@ By default (CI) every property runs a small, fixed set of examples
 the suite stays fast). Set RUNE_PROPERTY_EXAMPLES to run many random ones:
 
     RUNE_PROPERTY_EXAMPLES=2000 python -m pytest tests/test_properties.py \
-        tests/test_properties_control.py \
+        tests/test_properties_control.py tests/test_batching.py \
         tests/literate/test_promote_safety.py -q
+
+(test_batching.py's sweep runs a fifth of the count for each primitive.)
 
 Tests that set max_examples themselves keep their own count.
 """

@@ -107,20 +107,25 @@ def input_shapes(draw):
 
 
 @st.composite
-def expression(draw, shapes, kind, depth, elementwise=False):
+def expression(draw, shapes, kind, depth, elementwise=False, linalg=False):
     """(node, shape): a random program over inputs of `shapes` (only
-    elementwise operations if `elementwise`: the shape is the broadcast one)."""
+    elementwise operations if `elementwise`: the shape is the broadcast one;
+    with `linalg`, also products with constant matrices, quadratic forms and
+    the stacked outputs of a scan)."""
     unary, binary = OPS[kind]
     if depth == 0 or draw(st.integers(0, 4)) == 0:
         i = draw(st.integers(0, len(shapes) - 1))
         return ("x", i), shapes[i]
     kinds = ["unary", "unary", "binary", "binary"] + ([] if elementwise else ["reduce", "shape"])
+    kinds += ["linalg", "linalg"] if linalg else []
     what = draw(st.sampled_from(kinds))
-    child, shape = draw(expression(shapes, kind, depth - 1, elementwise))
+    child, shape = draw(expression(shapes, kind, depth - 1, elementwise, linalg))
+    if what == "linalg":
+        return draw(linalg_node(child, shape))
     if what == "unary":
         return ("unary", draw(st.sampled_from(sorted(unary))), child), shape
     if what == "binary":
-        other, other_shape = draw(expression(shapes, kind, depth - 1, elementwise))
+        other, other_shape = draw(expression(shapes, kind, depth - 1, elementwise, linalg))
         if not broadcasts(shape, other_shape):
             # A transposed or reduced operand may not broadcast: sum it to a scalar.
             other, other_shape = ("sum", None, False, other), ()
@@ -155,10 +160,37 @@ def expression(draw, shapes, kind, depth, elementwise=False):
     return (op, param, child), out[0]
 
 
+def constant_matrix(seed, rows, cols):
+    """A fixed random matrix, scaled so that products keep their inputs' size."""
+    return np.random.default_rng(seed).standard_normal((rows, cols)) / math.sqrt(cols)
+
+
 @st.composite
-def programs(draw, kind="real", max_depth=4, shapes=None, elementwise=False):
+def linalg_node(draw, child, shape):
+    """(node, shape): matmul with a constant matrix on either side, the quadratic
+    form x @ (C @ x) of the flattened child, or the ys a scan stacks from it."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    size = math.prod(shape)
+    candidates = [("quadratic", constant_matrix(seed, size, size), ()),
+                  ("scan", draw(st.integers(1, 3)), None)]
+    if shape:
+        m = draw(st.integers(1, 3))
+        candidates.append(("matmul_right", constant_matrix(seed, shape[-1], m),
+                           shape[:-1] + (m,)))
+        left_rows = shape[0] if len(shape) == 1 else shape[-2]
+        left = shape[:-2] + (m, shape[-1]) if len(shape) > 1 else (m,)
+        candidates.append(("matmul_left", constant_matrix(seed, m, left_rows), left))
+    op, param, out = draw(st.sampled_from(candidates))
+    if op == "scan":
+        out = (param,) + tuple(shape)
+    return (op, param, child), out
+
+
+@st.composite
+def programs(draw, kind="real", max_depth=4, shapes=None, elementwise=False, linalg=False):
     shapes = draw(input_shapes()) if shapes is None else shapes
-    node, shape = draw(expression(shapes, kind, draw(st.integers(1, max_depth)), elementwise))
+    node, shape = draw(expression(shapes, kind, draw(st.integers(1, max_depth)), elementwise,
+                                  linalg))
     seed = draw(st.integers(0, 2**32 - 1))
     note(f"program: {show(node)}  inputs: {shapes}  output shape: {shape}  seed: {seed}")
     return Program(node, shapes, shape, kind, np.random.default_rng(seed))
@@ -175,7 +207,18 @@ def show(node):
         return f"{node[1]}({show(node[2])}, {show(node[3])})"
     if tag in REDUCTIONS:
         return f"{tag}({show(node[3])}, axis={node[1]}, keepdims={node[2]})"
+    if tag in LINALG:
+        param = node[1] if tag == "scan" else f"C{list(node[1].shape)}"
+        return f"{tag}({show(node[2])}, {param})"
     return f"{tag}({show(node[2])}, {node[1]})"
+
+
+LINALG = ("quadratic", "scan", "matmul_left", "matmul_right")
+
+
+def _scan_ys(x, length):
+    """The ys of a scan carrying x: cos of each carry, stacked along a new first axis."""
+    return rune.scan(lambda c, _: (c * 0.9 + 0.5 * nx.sin(c), nx.cos(c)), x, length=length)[1]
 
 
 class Program:
@@ -209,6 +252,15 @@ class Program:
         if tag in REDUCTIONS:
             return getattr(nx, tag)(self.run(node[3], xs, gaps), axis=node[1], keepdims=node[2])
         x = self.run(node[2], xs, gaps)
+        if tag == "quadratic":
+            flat = nx.reshape(x, (-1,))
+            return flat @ (node[1] @ flat)
+        if tag == "matmul_right":
+            return x @ node[1]
+        if tag == "matmul_left":
+            return node[1] @ x
+        if tag == "scan":
+            return _scan_ys(x, node[1])
         if tag == "transpose":
             return nx.transpose(x, node[1])
         if tag == "flip":

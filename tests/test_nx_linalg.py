@@ -10,6 +10,7 @@ import pytest
 
 import rune
 from rune import nx
+from rune.primitives.linalg import singular_values, svd_vectors
 from tests.util import (assert_abstract_matches, assert_vmap_matches_loop, random_value,
                         squared_size)
 
@@ -168,11 +169,54 @@ def test_derivatives_complex128(name, fn, np_fn, makers):
 
 @pytest.mark.parametrize("name,fn,np_fn,makers", SVD_CASES, ids=[c[0] for c in SVD_CASES])
 @pytest.mark.parametrize("dtype", [np.float64, np.complex128], ids=["float64", "complex128"])
-def test_singular_value_norms_differentiate_once(name, fn, np_fn, makers, dtype):
+def test_singular_value_norms_differentiate_twice(name, fn, np_fn, makers, dtype):
+    # Second derivatives go through the singular vectors' rule (issue 19).
     args = tuple(nx.array(a) for a in make(makers, dtype))
-    rune.check_grads(squared_size(fn), args, order=1, modes=("fwd", "rev"))
-    with pytest.raises(NotImplementedError, match="svd_vectors"):
-        rune.check_grads(fn, args, order=2, modes=("fwd",))
+    rune.check_grads(squared_size(fn), args, order=2, modes=("fwd", "rev"))
+
+
+@pytest.mark.parametrize("ord", [2, -2, "nuc"])
+def test_hessians_of_singular_value_norms_match_finite_differences(ord):
+    x = rand((3, 4))
+    norm = lambda x: nx.linalg.norm(x, ord=ord)  # noqa: E731
+    hessian = rune.hessian(norm)(nx.array(x)).numpy().reshape(12, 12)
+    grad = lambda x: rune.grad(norm)(nx.array(x)).numpy().reshape(12)  # noqa: E731
+    eps = 1e-6
+    columns = []
+    for k in range(12):
+        step = np.zeros(12)
+        step[k] = eps
+        step = step.reshape(3, 4)
+        columns.append((grad(x + step) - grad(x - step)) / (2 * eps))
+    np.testing.assert_allclose(hessian, np.stack(columns, axis=1), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(hessian, hessian.T, rtol=1e-10, atol=1e-12)
+
+
+def reconstructed(a):
+    """U diag(s^2) V^H from the singular vectors: unchanged by their phases."""
+    u = svd_vectors(a, which="u")
+    vh = svd_vectors(a, which="vh")
+    s = singular_values(a)
+    return nx.matmul(u * nx.astype(s * s, u.dtype)[..., None, :], vh)
+
+
+def first_projector(a):
+    """u_1 u_1^H, the projector on the first left singular vector (phase-free)."""
+    u = svd_vectors(a, which="u")[..., :, :1]
+    return nx.matmul(u, nx.conj(nx.swapaxes(u, -1, -2)))
+
+
+def right_projector(a):
+    vh = svd_vectors(a, which="vh")[..., -1:, :]
+    return nx.matmul(nx.conj(nx.swapaxes(vh, -1, -2)), vh)
+
+
+@pytest.mark.parametrize("fn", [reconstructed, first_projector, right_projector])
+@pytest.mark.parametrize("shape", [(3, 3), (4, 2), (2, 4), (2, 3, 2)])
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128], ids=["float64", "complex128"])
+def test_singular_vectors_have_derivatives(fn, shape, dtype):
+    a = nx.array(rand(shape, dtype))
+    rune.check_grads(squared_size(fn), (a,), order=2, modes=("fwd", "rev"))
 
 
 def test_the_real_sign_has_a_zero_derivative():
@@ -201,11 +245,51 @@ def test_max_norm_ties_share_the_gradient():
     assert str(g) == "float64 [3] [0, -0.5, 0.5]"
 
 
-def test_det_derivative_at_a_singular_matrix_raises():
-    singular = nx.array([[1.0, 2.0], [2.0, 4.0]])
-    assert float(nx.linalg.det(singular)) == 0.0
-    with pytest.raises(np.linalg.LinAlgError, match="nx.linalg.solve: the matrix a is singular"):
-        rune.grad(nx.linalg.det)(singular)
+def cofactors(a):
+    """The cofactor matrix from its definition: signed minors (the reference)."""
+    n = a.shape[0]
+    out = np.empty_like(a)
+    for i in range(n):
+        for j in range(n):
+            minor = np.delete(np.delete(a, i, axis=0), j, axis=1)
+            out[i, j] = (-1) ** (i + j) * (np.linalg.det(minor) if n > 1 else 1.0)
+    return out
+
+
+SINGULAR = [
+    [[1.0, 2.0], [2.0, 4.0]],  # rank 1 (JAX: the gradient is [[4, -2], [-2, 1]])
+    [[0.0, 0.0], [0.0, 0.0]],  # rank 0: the gradient is 0
+    [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],  # rank 2
+    [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [-1.0, -2.0, -3.0]],  # rank 1: the gradient is 0
+    [[2.0, 0.0, 0.0], [0.0, 3.0, 0.0], [0.0, 0.0, 0.0]],  # rank 2, diagonal
+]
+
+
+@pytest.mark.parametrize("a", SINGULAR, ids=lambda a: f"{len(a)}x{len(a)}")
+def test_det_gradient_at_singular_matrices_is_the_cofactor_matrix(a):
+    a = np.array(a)
+    assert abs(np.linalg.det(a)) < 1e-12
+    expected = cofactors(a)
+    for route in (rune.grad(nx.linalg.det), rune.jacfwd(nx.linalg.det),
+                  rune.jacrev(nx.linalg.det)):
+        np.testing.assert_allclose(route(nx.array(a)).numpy(), expected, atol=1e-12)
+
+
+def test_det_gradient_of_the_jax_example():
+    g = rune.grad(nx.linalg.det)(nx.array([[1.0, 2.0], [2.0, 4.0]]))
+    np.testing.assert_allclose(g.numpy(), [[4.0, -2.0], [-2.0, 1.0]], atol=1e-14)
+
+
+def test_det_gradient_at_a_complex_singular_matrix():
+    a = np.array([[1.0 + 1j, 2.0], [1.0 + 1j, 2.0]])
+    np.testing.assert_allclose(rune.jacfwd(nx.linalg.det, holomorphic=True)(nx.array(a)).numpy(),
+                               cofactors(a), atol=1e-12)
+
+
+def test_det_gradient_near_a_singular_matrix():
+    a = np.array([[1.0, 2.0], [2.0, 4.0 + 1e-9]])
+    np.testing.assert_allclose(rune.grad(nx.linalg.det)(nx.array(a)).numpy(), cofactors(a),
+                               rtol=1e-12)
 
 
 def test_cholesky_derivative_follows_jax_symmetrization():

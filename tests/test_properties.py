@@ -12,6 +12,10 @@ checkpoint and a jitted function inside) and random points, the tests check:
 - second derivatives agree by every route: jacfwd(jacrev) = jacrev(jacfwd)
   = jacrev(jacrev) = hessian, symmetric, and hvp = hessian @ v; jacfwd =
   jacrev for vector outputs;
+- Jacobians agree by every route, with products by constant matrices,
+  quadratic forms x @ (C @ x) and scan outputs in the programs: jacfwd =
+  jacrev = a loop of jvps = a loop of vjps, and hessian = jacfwd(grad) =
+  jacrev(grad) = a loop of jvps of grad (the loops use no batching rule);
 - float32 programs stay float32 and agree with float64 to float32 accuracy;
 - complex128 programs of holomorphic operations satisfy the same identities
   with complex tangents (holomorphic=True for the second derivatives).
@@ -103,7 +107,7 @@ def test_jit_equals_eager_for_complex_programs(p):
     assert_close(rune.jit(jvp)(*xs), jvp(*xs), rtol=1e-14)
 
 
-@given(programs(), st.data())
+@given(programs(linalg=True), st.data())
 def test_vmap_equals_a_loop_over_examples(p, data):
     size = data.draw(st.integers(1, 3), label="batch size")
     axes = [data.draw(st.one_of(st.none(), st.integers(0, len(s))), label=f"in_axes[{i}]")
@@ -169,6 +173,54 @@ def check_second_derivatives(p, holomorphic=False):
     m = math.prod(p.out_shape)
     forward = arr(rune.jacfwd(f_vector, **kw)(x)).reshape(m, n)
     assert_close(arr(rune.jacrev(f_vector, **kw)(x)).reshape(m, n), forward, rtol=1e-12)
+
+
+def _basis(n, k):
+    e = np.zeros(n)
+    e[k] = 1.0
+    return e
+
+
+def check_jacobian_routes(p, i):
+    """The Jacobian of p with respect to input i, and the Hessian of its sum,
+    by every route: vmapped (jacfwd, jacrev, hessian) and by loops of single
+    jvps and vjps, which use no batching rule at all."""
+    xs = p.inputs()
+    x = xs[i]
+
+    def f(x):
+        return p(*xs[:i], x, *xs[i + 1:])
+
+    def loss(x):
+        return nx.sum(f(x))
+
+    n, m = x.size, math.prod(p.out_shape)
+    columns = [arr(rune.jvp(f, (x,), (nx.array(_basis(n, k).reshape(x.shape)),))[1]).reshape(m)
+               for k in range(n)]
+    by_jvps = np.stack(columns, axis=1).reshape(m, n)
+    assume(finite(by_jvps))
+    out, pullback = rune.vjp(f, x)
+    by_vjps = np.stack([arr(pullback(nx.array(_basis(m, j).reshape(out.shape)))[0]).reshape(n)
+                        for j in range(m)]).reshape(m, n)
+    scale = scale_of(by_jvps)
+    routes = {"loop of vjps": by_vjps, "jacfwd": rune.jacfwd(f)(x), "jacrev": rune.jacrev(f)(x)}
+    for name, jacobian in routes.items():
+        note(name)
+        assert_close(arr(jacobian).reshape(m, n), by_jvps, rtol=1e-12, scale=scale)
+    gradient = rune.grad(loss)
+    by_hvps = np.stack([arr(rune.jvp(gradient, (x,), (nx.array(_basis(n, k).reshape(x.shape)),))
+                            [1]).reshape(n) for k in range(n)], axis=1)
+    scale = scale_of(by_hvps)
+    routes = {"hessian": rune.hessian(loss), "jacfwd(grad)": rune.jacfwd(gradient),
+              "jacrev(grad)": rune.jacrev(gradient)}
+    for name, route in routes.items():
+        note(name)
+        assert_close(arr(route(x)).reshape(n, n), by_hvps, rtol=1e-10, scale=scale)
+
+
+@given(programs(max_depth=3, linalg=True), st.data())
+def test_jacobians_agree_by_every_route(p, data):
+    check_jacobian_routes(p, data.draw(st.integers(0, len(p.shapes) - 1), label="input"))
 
 
 @given(programs(max_depth=3))

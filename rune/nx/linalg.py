@@ -97,10 +97,11 @@ def solve(a, b):
 def det(a):
     """The determinant of a square matrix (of each matrix in a stack).
 
-    Derivative: d det(A) = det(A) trace(solve(A, dA)). The rule solves with A,
-    so at an exactly singular A differentiating raises LinAlgError (the true
-    derivative there, the adjugate, is not computed), and near a singular A
-    it loses accuracy; differentiate slogdet's logabsdet where you can.
+    Derivative: d det(A) = trace(adj(A) dA), adj(A) the adjugate: det(A)
+    inv(A) where A is well-conditioned, from the SVD near and at singular
+    matrices, so the gradient at [[1, 2], [2, 4]] is [[4, -2], [-2, 1]].
+    Second derivatives hold everywhere as well; a third goes through the
+    singular vectors and is NaN where singular values repeat.
 
     Args:
       a: a square matrix (M, M), or a stack of them (..., M, M).
@@ -181,8 +182,9 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (numpy's name)
 
     The Euclidean norm at x = 0 has a NaN gradient (0 * inf from sqrt'(0)),
     as in JAX; guard it with the double-where trick (see the docs' "Kinks
-    and NaNs" page). The singular-value norms ('nuc', 2, -2) are
-    differentiable once; their second derivative raises NotImplementedError.
+    and NaNs" page). The singular-value norms ('nuc', 2, -2) differentiate
+    through the SVD's rule, which needs distinct singular values from the
+    second derivative on (infinite where two are equal, as in JAX).
 
     Args:
       x: a tensor (or numpy array, nested lists).

@@ -133,13 +133,14 @@ def _scatter_add_impl(ct, *indices, shape):
     return out
 
 
-def _aligned_indices(values, dims):
+def _aligned_indices(values, dims, size=None):
     """vmap rules of gather and scatter_add: the batch size, the index arrays
     with batch axes first, shaped to broadcast together, and their examples' rank.
 
     A batched index (batch, example shape) is reshaped to (batch, 1, ...,
-    example shape); an unbatched one broadcasts against it as it is."""
-    size = _shape.batch_size(values, dims)
+    example shape); an unbatched one broadcasts against it as it is. `size`
+    is given when the batched value may be none of `values` (an update's x)."""
+    size = _shape.batch_size(values, dims) if size is None else size
     ranks = [len(i.shape) - (d is not None) for i, d in zip(values[1:], dims[1:])]
     rank = max(ranks)
     indices = []

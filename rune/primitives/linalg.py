@@ -1,4 +1,4 @@
-"""Products and linear algebra: matmul, einsum, inv, solve, det, slogdet, cholesky.
+"""Products and linear algebra: matmul, einsum, inv, solve, det, slogdet, cholesky, SVD.
 
 matmul and einsum are bilinear: linear in each operand with the others held
 fixed, which is how a jvp rule uses them (one tangent, constant partners).
@@ -12,9 +12,10 @@ with rune functions so that they can be differentiated again:
 
     d inv(A)      = -inv(A) dA inv(A)
     d solve(A, B) = solve(A, dB - dA X)            X = solve(A, B)
-    d det(A)      = det(A) trace(solve(A, dA))
+    d det(A)      = trace(adj(A) dA)               adj: the adjugate (LU or SVD)
     d log|det A|  = Re trace(solve(A, dA))
     d cholesky(A) = L Phi(L^-1 dA L^-H)            Phi: lower triangle, half the diagonal
+    d s, dU, dV   = JAX's SVD rule (Townsend)      s: singular values, U, V: vectors
 
 numpy's linalg functions broadcast over leading axes, so their batch rules
 move the batch axis to the front and call the primitive once.
@@ -34,7 +35,8 @@ from ..core import Primitive, binder
 from ..nx.tensor import Tensor
 from . import reduce as _reduce
 from . import shape as _shape
-from .elementwise import astype, conj, divide, equal, fit, imag, multiply, negative, real
+from .elementwise import (astype, conj, divide, equal, fit, imag, multiply, negative, real,
+                          where)
 
 # ------------------------------------------------------------------ helpers
 
@@ -154,23 +156,28 @@ def _matmul_batch(values, dims):
     x, y = values
     example = [v.shape[:d] + v.shape[d + 1:] if d is not None else v.shape
                for v, d in zip(values, dims)]
+    x_vector, y_vector = (len(e) == 1 for e in example)
     # Vectors against one matrix (a Jacobian's rows, a batch of inputs): the
     # batch is a matrix, and one matrix product does it.
-    if dims[1] is None and len(y.shape) == 2 and len(example[0]) == 1:
+    if dims[1] is None and len(y.shape) == 2 and x_vector:
         return matmul(_shape._move_to_front(x, dims[0]), y), 0
-    if dims[0] is None and len(x.shape) == 2 and len(example[1]) == 1:
-        return matmul(x, _shape.moveaxis(y, dims[1], 1) if dims[1] != 1 else y), 1
-    # A vector per example would read as a matrix once batched: make it one.
+    if dims[0] is None and len(x.shape) == 2 and y_vector:
+        return matmul(x, _shape.moveaxis(y, dims[1], 1)), 1
+    # Batch axes go first. A vector per example would then read as a matrix
+    # (its batch axis as rows): make it one, a row for x and a column for y,
+    # and take the added axis out of the product.
     promoted = False
-    if dims[0] is not None and len(example[0]) == 1:
-        x = _add_axis(_shape._move_to_front(x, dims[0]), 1)
-        promoted = True
-    if dims[1] is not None and len(example[1]) == 1:
-        y = _add_axis(_shape._move_to_front(y, dims[1]), -1)
-        promoted = True
+    if dims[0] is not None:
+        x = _shape._move_to_front(x, dims[0])
+        if x_vector:
+            x, promoted = _add_axis(x, 1), True
+    if dims[1] is not None:
+        y = _shape._move_to_front(y, dims[1])
+        if y_vector:
+            y, promoted = _add_axis(y, -1), True
+    front = [None if d is None else 0 for d in dims]
     cores = [2 if d is not None else min(len(v.shape), 2) for v, d in zip((x, y), dims)]
-    x, y = _align_batch([x, y], dims, cores)
-    out = matmul(x, y)
+    out = matmul(*_align_batch([x, y], front, cores))
     if promoted:
         out = _shape.reshape(out, shape=out.shape[:1] + matmul_shape(*example))
     return out, 0
@@ -301,9 +308,14 @@ einsum_p.multilinear = True
 einsum = binder(einsum_p)
 
 
+def stack_letters(x):
+    """einsum letters for the leading (stack) axes of matrices x, avoiding 'ijk'."""
+    return "".join(unused_letters("ijk")[: len(x.shape) - 2])
+
+
 def trace(x):
     """The trace over the last two axes (an einsum, so it transposes to a diagonal)."""
-    batch = "".join(unused_letters("i")[: len(x.shape) - 2])
+    batch = stack_letters(x)
     return einsum(x, subscripts=f"{batch}ii->{batch}")
 
 
@@ -361,10 +373,89 @@ solve_p.transpose_rules = (None, lambda ct, a, b: fit(solve(_swap(a), ct), b))
 solve_p.batch = _solve_batch
 solve = binder(solve_p, 2)
 
-det = _linalg_primitive(
-    "det", np.linalg.det, _scalar_abstract(np.linalg.det),
-    (lambda t, ans, a: multiply(ans, trace(solve(a, t))),),
-)
+# ---------------------------------------------- det and the adjugate
+#
+# det is a polynomial, and its derivative is one too: d det(A) = trace(adj(A) dA),
+# with adj(A) the adjugate, det(A) inv(A) where A is invertible. Near a
+# singular matrix and at one, the adjugate comes from the SVD A = U S V^H:
+# adj(A) = det(U) det(V^H) V C U^H, C = diag(c), c_i the product of the
+# singular values other than s_i (no division by any).
+
+
+def _np_products_of_others(s):
+    """out[..., i] = prod over j != i of s[..., j], without dividing by s[..., i]."""
+    ones = np.ones(s.shape[:-1] + (1,), s.dtype)
+    before = np.concatenate([ones, np.cumprod(s[..., :-1], axis=-1)], axis=-1)
+    flipped = np.flip(s, axis=-1)
+    after = np.concatenate([ones, np.cumprod(flipped[..., :-1], axis=-1)], axis=-1)
+    return before * np.flip(after, axis=-1)
+
+
+# Below this condition number det(A) inv(A) (LU, several times faster than the
+# SVD) loses at most a few digits more than the SVD's adjugate.
+_LU_CONDITION = 1e4
+
+
+def _np_adjugate(a):
+    a = np.asarray(a)
+    dtype = _result_dtype(np.linalg.inv, a.dtype)
+    if a.shape[-1] == 0 or not np.all(np.isfinite(a)):  # the SVD does not take them
+        return np.full(a.shape, np.nan if a.size else 0, dtype)
+    with np.errstate(all="ignore"):
+        try:
+            inverse = np.linalg.inv(a)
+        except np.linalg.LinAlgError:  # exactly singular
+            inverse = None
+        if inverse is not None:
+            condition = np.linalg.norm(a, 1, axis=(-2, -1)) * np.linalg.norm(inverse, 1,
+                                                                              axis=(-2, -1))
+            if np.all(condition < _LU_CONDITION):
+                return np.linalg.det(a)[..., None, None] * inverse
+    u, s, vh = np.linalg.svd(a)
+    phase = np.linalg.det(u) * np.linalg.det(vh)
+    others = _np_products_of_others(s).astype(u.dtype)
+    v_c = np.conj(np.swapaxes(vh, -1, -2)) * others[..., None, :]
+    return phase[..., None, None] * (v_c @ np.conj(np.swapaxes(u, -1, -2)))
+
+
+def _pairs_excluded_products(s):
+    """P[..., i, j] = prod of the singular values other than s_i and s_j (i != j), 0 on
+    the diagonal: a product of primitives, so that it can be differentiated."""
+    k = s.shape[-1]
+    index = np.arange(k)
+    left_out = (index[:, None, None] == index) | (index[None, :, None] == index)  # [i, j, l]
+    kept = where(Tensor(left_out), 1, _add_axis(_add_axis(s, -2), -2))
+    off_diagonal = Tensor(1 - np.eye(k, dtype=np.finfo(s.dtype).dtype))
+    return multiply(_reduce.prod(kept, axis=(len(kept.shape) - 1,), keepdims=False),
+                    off_diagonal)
+
+
+def _adjugate_jvp(t, ans, a):
+    # With A = U S V^H and E = U^H dA V: d adj(A) = det(U) det(V^H) V M U^H, where
+    # M_ii = sum_{k != i} P_ik E_kk and M_ij = -P_ij E_ij. It is the derivative of
+    # det(A) inv(A) written without a division, so it holds at singular A too.
+    u, vh, s = svd_vectors(a, which="u"), svd_vectors(a, which="vh"), singular_values(a)
+    v = _adjoint(vh)
+    e = matmul(matmul(_adjoint(u), t), v)
+    pairs = _pairs_excluded_products(s)
+    batch = stack_letters(a)
+    diagonal = einsum(pairs, e, subscripts=f"{batch}ij,{batch}jj->{batch}i")
+    eye = Tensor(np.eye(s.shape[-1], dtype=s.dtype))
+    m = multiply(_add_axis(diagonal, -1), eye) - multiply(pairs, e)
+    phase = multiply(det(u), det(vh))
+    return multiply(_add_axis(_add_axis(phase, -1), -1), matmul(matmul(v, m), _adjoint(u)))
+
+
+adjugate = _linalg_primitive("adjugate", _np_adjugate, _square_abstract(np.linalg.inv),
+                             (_adjugate_jvp,))
+
+
+def _det_jvp(t, ans, a):
+    batch = stack_letters(a)
+    return einsum(adjugate(a), t, subscripts=f"{batch}ji,{batch}ij->{batch}")
+
+
+det = _linalg_primitive("det", np.linalg.det, _scalar_abstract(np.linalg.det), (_det_jvp,))
 
 
 def _logabsdet_jvp(t, ans, a):
@@ -417,18 +508,50 @@ cholesky = _linalg_primitive(
     (_cholesky_jvp,),
 )
 
-# ---------------------------------------------------- for the matrix norms
+# ----------------------------------------------- the SVD, for norms and det
 
-# The singular vectors, for the first derivative of the singular values.
-# They have no derivative rule themselves, so a second derivative of a
-# singular value raises (naming svd_vectors) rather than being wrong.
+
+def _svd_vectors_jvp(t, ans, a, which):
+    # JAX's rule (Townsend, "Differentiating the singular value decomposition"),
+    # for A = U S V^H (m x n, k = min(m, n)) and dS = U^H dA V:
+    #   dU = U (F o (dS S + S dS^H) + D) + (1 - U U^H) dA V S^-1     (the last if m > k)
+    #   dV = V (F o (S dS + dS^H S))      + (1 - V V^H) dA^H U S^-1   (the last if n > k)
+    # F_ij = 1 / (s_j^2 - s_i^2) off the diagonal (infinite at repeated singular
+    # values, where the vectors are not functions of A), D = diag(i Im dS_ii) / s.
+    u, vh, s = svd_vectors(a, which="u"), svd_vectors(a, which="vh"), singular_values(a)
+    v = _adjoint(vh)
+    s_row, s_col = _add_axis(s, -2), _add_axis(s, -1)  # s_j across a row, s_i down a column
+    eye = Tensor(np.eye(s.shape[-1], dtype=s.dtype))
+    f = 1 / ((s_row + s_col) * (s_row - s_col) + eye) - eye
+    ds = matmul(matmul(_adjoint(u), t), v)
+    m, n = a.shape[-2:]
+    if which == "u":
+        dss = multiply(ds, s_row)
+        is_zero = equal(s, 0)
+        s_inv = where(is_zero, 0, 1 / where(is_zero, 1, s))
+        d = multiply(ds - _adjoint(ds), multiply(_add_axis(s_inv, -2), eye) * 0.5)
+        du = matmul(u, multiply(f, dss + _adjoint(dss)) + d)
+        if m > n:
+            dav = matmul(t, v)
+            du = du + divide(dav - matmul(u, matmul(_adjoint(u), dav)), s_row)
+        return du
+    sds = multiply(s_col, ds)
+    dv = matmul(v, multiply(f, sds + _adjoint(sds)))
+    if n > m:
+        dahu = matmul(_adjoint(t), u)
+        dv = dv + divide(dahu - matmul(v, matmul(vh, dahu)), s_row)
+    return _adjoint(dv)
+
+
+# The singular vectors (U and V^H of the thin SVD), for the derivatives of the
+# singular values and of the adjugate.
 svd_vectors = _linalg_primitive(
     "svd_vectors",
     lambda a, which: np.linalg.svd(a, full_matrices=False)[0 if which == "u" else 2],
     lambda a, which: (a.shape[:-1] + (min(a.shape[-2:]),) if which == "u"
                       else a.shape[:-2] + (min(a.shape[-2:]),) + a.shape[-1:],
                       _result_dtype(np.linalg.inv, a.dtype)),
-    None,
+    (_svd_vectors_jvp,),
 )
 
 
@@ -436,7 +559,7 @@ def _singular_values_jvp(t, ans, a):
     # d s_i = Re(u_i^H dA v_i)
     u = svd_vectors(a, which="u")
     vh = svd_vectors(a, which="vh")
-    batch = "".join(unused_letters("ijk")[: len(a.shape) - 2])
+    batch = stack_letters(a)
     d = einsum(conj(u) if u.dtype.kind == "c" else u, t, conj(vh) if vh.dtype.kind == "c" else vh,
                subscripts=f"{batch}ji,{batch}jk,{batch}ik->{batch}i")
     return real(d) if d.dtype.kind == "c" else d

@@ -92,7 +92,8 @@ def _add_at_impl(x, v, *indices):
 
 def _batch_update(prim):
     def batch(values, dims):
-        size, indices, rank = _aligned_indices(values[1:], dims[1:])
+        size = _shape.batch_size(values, dims)  # x alone may be batched
+        _, indices, rank = _aligned_indices(values[1:], dims[1:], size)
         x, v = [_shape.batched_front(a, d, size) for a, d in zip(values[:2], dims[:2])]
         return prim.call(x, v, _batch_arange(size, rank), *indices), 0
     return batch
