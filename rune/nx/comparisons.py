@@ -105,7 +105,7 @@ def clip(x, a_min=None, a_max=None):
     return x
 
 
-def where(condition, x=None, y=None):
+def where(condition, *x_and_y):
     """x where condition is true, y elsewhere; the three broadcast together.
     With the condition alone, `nx.nonzero(condition)`: the indices where it holds.
 
@@ -114,7 +114,7 @@ def where(condition, x=None, y=None):
 
     Args:
       condition: a boolean tensor (nonzero numbers count as true).
-      x, y: tensors, numpy arrays or numbers; both or neither.
+      *x_and_y: x and y, tensors, numpy arrays or numbers; both or neither.
 
     Raises:
       TypeError: an argument is not numeric (None, a string).
@@ -125,12 +125,13 @@ def where(condition, x=None, y=None):
     >>> print(nx.where(x > 0, x, 0), nx.where(x > 0))
     float64 [2] [0, 2] (Tensor(int64 [1] [1]),)
     """
-    if x is None and y is None:
+    if not x_and_y:
         from .sorting import nonzero  # sorting builds on this module
         return nonzero(condition)
-    if x is None or y is None:
-        raise ValueError("nx.where: give both x and y, or neither (for the indices where "
-                         "condition holds)")
+    if len(x_and_y) != 2:
+        raise ValueError(f"nx.where: give both x and y, or neither (for the indices where "
+                         f"condition holds); got {len(x_and_y)} of them")
+    x, y = x_and_y
     return _call("nx.where", _e.where, condition, x, y)
 
 
