@@ -3,7 +3,7 @@ kron, select and put_along_axis (the writing half of
 `take_along_axis`).
 
 numpy's functions of these names, written with slicing, `concatenate`,
-`flip`, `transpose`, `take`, `where` and `x.at[...]` updates, so every
+`flip`, `transpose`, `pad`, `where` and `x.at[...]` updates, so every
 transformation applies and the derivative is exact.
 """
 
@@ -14,9 +14,9 @@ import operator
 import numpy as np
 
 from .creation import as_tensor
-from .indexing import diagonal, getitem, take
+from .indexing import diagonal, getitem
 from .comparisons import where
-from .shapes import concatenate, flip, moveaxis, ravel, reshape, transpose
+from .shapes import concatenate, flip, moveaxis, pad, ravel, reshape, transpose
 from .reductions import normalize_axis
 
 __all__ = ["roll", "rollaxis", "rot90", "flipud", "fliplr", "diag", "diagflat", "kron",
@@ -192,12 +192,11 @@ def diag(v, k=0):
         return diagonal(v, k)
     if v.ndim != 1:
         raise ValueError(f"{fn}: v must be 1-d or 2-d, got {v.ndim} axes")
-    n = v.shape[0] + abs(k)
-    rows, cols = np.indices((n, n))
-    on = cols - rows == k
-    # a gather from [0, v...]: position 0 is the zero off the diagonal
-    source = np.where(on, np.minimum(rows, cols) + 1, 0)
-    return take(concatenate([as_tensor(np.zeros(1, v.dtype), fn), v]), source)
+    m = v.shape[0]
+    # rows [v_i, 0, ..., 0] of length m + 1, read m at a time, put v_i at (i, i)
+    rows = concatenate([reshape(v, (m, 1)), as_tensor(np.zeros((m, m), v.dtype), fn)], axis=1)
+    square = reshape(ravel(rows)[:m * m], (m, m))
+    return pad(square, ((0, k), (k, 0)) if k >= 0 else ((-k, 0), (0, -k))) if k else square
 
 
 def diagflat(v, k=0):
