@@ -159,7 +159,8 @@ def fliplr(m):
 
     >>> from rune import nx
     >>> print(nx.fliplr(nx.array([[1.0, 2.0]])))
-    float64 [1, 2] [[2, 1]]
+    float64 [1, 2]
+    [[2, 1]]
     """
     m = as_tensor(m, "nx.fliplr")
     if m.ndim < 2:

@@ -63,7 +63,8 @@ def atleast_2d(*arys):
 
     >>> from rune import nx
     >>> print(nx.atleast_2d(nx.array([1.0, 2.0])))
-    float64 [1, 2] [[1, 2]]
+    float64 [1, 2]
+    [[1, 2]]
     """
     return _at_least(arys, 2, "nx.atleast_2d", lambda s: (1,) * (2 - len(s)) + s)
 
@@ -266,8 +267,10 @@ def vsplit(x, indices_or_sections):
 
     >>> from rune import nx
     >>> print(*nx.vsplit(nx.ones((2, 3)), 2), sep="\\n")
-    float64 [1, 3] [[1, 1, 1]]
-    float64 [1, 3] [[1, 1, 1]]
+    float64 [1, 3]
+    [[1, 1, 1]]
+    float64 [1, 3]
+    [[1, 1, 1]]
     """
     return _split_axis(x, indices_or_sections, 0, 2, "nx.vsplit")
 
