@@ -9,6 +9,7 @@ import sys as _sys
 from . import comparisons, creation, differences, dtypes, indexing, math, more_math, products
 from . import averages, reductions, shapes
 from . import aliases, building, calculus, elementwise, sorting, statistics
+from . import rearranging, stacking
 from . import updates  # noqa: F401  (Tensor.at)
 from . import tensor as _tensor
 from .tensor import Tensor, TracedValueError
@@ -25,6 +26,8 @@ from .differences import *  # noqa: F403
 from .averages import *  # noqa: F403
 from .elementwise import *  # noqa: F403
 from .building import *  # noqa: F403
+from .stacking import *  # noqa: F403
+from .rearranging import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .statistics import *  # noqa: F403
 from .calculus import *  # noqa: F403
@@ -42,6 +45,6 @@ _tensor._functions.update(
 
 _families = (dtypes, creation, math, comparisons, reductions, shapes, indexing, products,
              more_math, differences, averages, elementwise, building, sorting, statistics,
-             calculus, aliases)
+             calculus, aliases, stacking, rearranging)
 __all__ = ["Tensor", "TracedValueError", "fft", "linalg", "random"] + [
     name for family in _families for name in family.__all__]

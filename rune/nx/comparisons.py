@@ -105,25 +105,33 @@ def clip(x, a_min=None, a_max=None):
     return x
 
 
-def where(condition, x, y):
+def where(condition, *x_and_y):
     """x where condition is true, y elsewhere; the three broadcast together.
+    With the condition alone, `nx.nonzero(condition)`: the indices where it holds.
 
     The derivative flows to x where the condition holds and to y elsewhere;
     the condition has none.
 
     Args:
       condition: a boolean tensor (nonzero numbers count as true).
-      x, y: tensors, numpy arrays or numbers.
+      *x_and_y: x and y, tensors, numpy arrays or numbers; both or neither.
 
     Raises:
       TypeError: an argument is not numeric (None, a string).
-      ValueError: shapes that do not broadcast (naming all three).
+      ValueError: only one of x and y, or shapes that do not broadcast (naming all three).
 
     >>> from rune import nx
     >>> x = nx.array([-1.0, 2.0])
-    >>> print(nx.where(x > 0, x, 0))
-    float64 [2] [0, 2]
+    >>> print(nx.where(x > 0, x, 0), nx.where(x > 0))
+    float64 [2] [0, 2] (Tensor(int64 [1] [1]),)
     """
+    if not x_and_y:
+        from .sorting import nonzero  # sorting builds on this module
+        return nonzero(condition)
+    if len(x_and_y) != 2:
+        raise ValueError(f"nx.where: give both x and y, or neither (for the indices where "
+                         f"condition holds); got {len(x_and_y)} of them")
+    x, y = x_and_y
     return _call("nx.where", _e.where, condition, x, y)
 
 

@@ -4,6 +4,7 @@ matmul and einsum are primitives (rune/primitives/linalg.py); dot, inner,
 outer and tensordot are compositions of matmul, reshape and transpose.
 """
 
+import operator
 import string
 
 import numpy as np
@@ -220,7 +221,10 @@ def einsum(subscripts, *operands):
     an operand; these broadcast, and come first in an implicit output.
 
     Args:
-      subscripts: a string such as 'ij,jk->ik', 'ii', 'bij,bjk->bik', '...ij->...ji'.
+      subscripts: a string such as 'ij,jk->ik', 'ii', 'bij,bjk->bik', '...ij->...ji';
+        or, numpy's interleaved form, the first operand: `einsum(a, [0, 1], b,
+        [1, 2], [0, 2])` (operands each followed by a list of ints naming its
+        axes, or `...`; a final list names the output's).
       *operands: tensors, one per comma-separated term.
 
     Raises:
@@ -234,10 +238,44 @@ def einsum(subscripts, *operands):
     >>> a = nx.array([[1., 2.], [3., 4.]])
     >>> print(nx.einsum('ij,j->i', a, nx.array([1., 1.])), nx.einsum('ii', a))
     float64 [2] [3, 7] float64 [] 5
+    >>> print(nx.einsum(a, [0, 1], nx.array([1., 1.]), [1], [0]))
+    float64 [2] [3, 7]
     """
+    if not isinstance(subscripts, str):
+        subscripts, operands = _interleaved((subscripts,) + operands)
     operands = [as_tensor(o, "nx.einsum") for o in operands]
     spec = normalize_subscripts(subscripts, [o.shape for o in operands])
     return _l.einsum(*operands, subscripts=spec)
+
+
+def _interleaved(args):
+    """numpy's `einsum(op0, sublist0, op1, sublist1, ..., [output])` as
+    subscripts and operands: axis number i is the i-th letter."""
+    fn = "nx.einsum"
+    output = args[-1] if len(args) % 2 else None
+    if output is not None:
+        args = args[:-1]
+    operands, sublists = args[0::2], args[1::2]
+
+    def term(sublist):
+        if isinstance(sublist, str) or not isinstance(sublist, (list, tuple)):
+            raise TypeError(f"{fn}: subscripts must be a string such as 'ij,jk->ik' or, in "
+                            f"the interleaved form, lists of ints; got {sublist!r}")
+        letters = []
+        for i in sublist:
+            if i is Ellipsis:
+                letters.append("...")
+            elif hasattr(i, "__index__") and 0 <= operator.index(i) < 52:
+                letters.append(string.ascii_letters[operator.index(i)])
+            else:
+                raise ValueError(f"{fn}: axis numbers in sublists must be ints in [0, 52) or "
+                                 f"..., got {i!r}")
+        return "".join(letters)
+
+    spec = ",".join(term(s) for s in sublists)
+    if output is not None:
+        spec += "->" + term(output)
+    return spec, tuple(operands)
 
 
 def normalize_subscripts(subscripts, shapes):

@@ -342,6 +342,10 @@ class Tensor:
         """The tensor without its axes of size 1 (`nx.squeeze`)."""
         return _ops.squeeze(self, axis)
 
+    def ravel(self) -> Tensor:
+        """The elements in one axis, in row-major order (`nx.ravel`)."""
+        return _ops.ravel(self)
+
     def flatten(self) -> Tensor:
         """The elements in one axis, in row-major order."""
         return _ops.reshape(self, (-1,))
