@@ -2,7 +2,7 @@ r"""The ``>>>`` examples of a Python module's docstrings, as a page of sessions.
 
 ``check`` and ``promote`` accept ``.py`` files: each run of ``>>>`` examples in
 a docstring (up to a blank line that no prompt follows, or a less indented
-line) becomes a pycon session (:mod:`rune.literate.session`) whose lines are
+line) becomes a pycon session (`rune.literate.session`) whose lines are
 the module's own, so the shared runner runs them and promote rewrites their
 expected output in place, every other byte kept. The examples run in one
 namespace holding the module's globals (as the pytest plugin's docstring
@@ -43,7 +43,7 @@ def read_source(path, display_path: str | None = None) -> Page:
 
 
 def parse_module_page(text: str, path: str) -> Page:
-    r"""The docstring examples of the module ``text`` as a :class:`Page`.
+    r"""The docstring examples of the module ``text`` as a `Page`.
 
     Raises:
       LiterateSyntaxError: the module is not valid Python, or a session sits

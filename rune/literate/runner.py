@@ -424,7 +424,7 @@ class PageRunner:
         return self._run_code(lambda: self._compile(fence))
 
     def _run_code(self, compile_code) -> tuple[str, BaseException | None, str]:
-        """Compile and run code in the namespace, as :meth:`_execute` describes."""
+        """Compile and run code in the namespace, as `_execute` describes."""
         capture = _BlockOutput()
         directory = os.getcwd()
         try:

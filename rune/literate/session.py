@@ -9,7 +9,7 @@ line, are its expected output, compared with the same normalisation and
 ``Traceback (most recent call last):`` line, then (usually) ``...`` for the
 frames, then the exception's last traceback line.
 
-The runner (:mod:`rune.literate.runner`) runs each example in the page's
+The runner (`rune.literate.runner`) runs each example in the page's
 namespace, in ``single`` mode, so a bare expression prints its repr as in the
 interpreter; it renders the session with the actual outputs, which is what
 ``promote`` writes back as the block's body.
