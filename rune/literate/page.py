@@ -96,7 +96,7 @@ class PythonBlock:
         page namespace when the block's turn comes: it is skipped only if true.
       skip_reason: the reason of ``skip because REASON``, or None.
       name: the name a ``name`` directive gives it (its pytest id), or None.
-      session: for a ```pycon block, its ``>>>`` examples (which hold their
+      session: for a `pycon` block, its `>>>` examples (which hold their
         expected output: it has no out block); None for a python block.
       gap_start: where the out block's removal begins: the end of the last
         line before it that is not blank, so that removing it also removes
