@@ -148,6 +148,100 @@ def test_complex_arguments_raise():
         special.polygamma(-1, 1.0)
 
 
+# ------------------------------------------- incomplete gamma and beta
+
+
+def _incomplete_gamma_points():
+    """Shapes a from 0.01 to 1000; x from far below a to far above, and near it."""
+    rng = np.random.default_rng(7)
+    a = 10 ** rng.uniform(-2, 3, 3000)
+    x = np.concatenate([a * 10 ** rng.uniform(-1.5, 1, 3000),
+                        np.abs(a * (1 + rng.standard_normal(3000) / np.sqrt(a)))])
+    return np.concatenate([a, a]), x
+
+
+@pytest.mark.parametrize("name", ["gammainc", "gammaincc"])
+def test_incomplete_gamma_matches_scipy(name):
+    a, x = _incomplete_gamma_points()
+    out, ref = getattr(special, name)(nx.array(a), nx.array(x)).numpy(), getattr(sp, name)(a, x)
+    shown = ref > 1e-30  # below, both lose digits to the rounding of a large exponent
+    np.testing.assert_allclose(out[shown], ref[shown], rtol=1e-12)
+    np.testing.assert_allclose(out, ref, rtol=1e-9, atol=1e-300)
+
+
+def test_betainc_matches_scipy():
+    rng = np.random.default_rng(8)
+    a, b = 10 ** rng.uniform(-1.5, 2.5, (2, 4000))
+    x = rng.uniform(0, 1, 4000)
+    out, ref = special.betainc(nx.array(a), nx.array(b), nx.array(x)).numpy(), sp.betainc(a, b, x)
+    shown = ref > 1e-30
+    np.testing.assert_allclose(out[shown], ref[shown], rtol=1e-12)
+    np.testing.assert_allclose(out, ref, rtol=1e-9, atol=1e-300)
+
+
+def test_incomplete_functions_edges_are_scipys():
+    a = np.array([0.0, 0.0, 1.5, 1.5, 1.5, -1.0, 2.0, np.inf, np.nan, 1.0])
+    x = np.array([0.0, 2.0, 0.0, np.inf, -1.0, 1.0, np.nan, 3.0, 1.0, 1e-300])
+    for name in ("gammainc", "gammaincc"):
+        np.testing.assert_array_equal(getattr(special, name)(nx.array(a), nx.array(x)).numpy(),
+                                      getattr(sp, name)(a, x), err_msg=name)
+    a, b = np.array([2.0, 2.0, 2.0, 2.0, -1.0, 2.0, 0.5]), np.array([3.0, 3.0, 3.0, 3.0, 1.0,
+                                                                     -2.0, 0.5])
+    x = np.array([0.0, 1.0, -0.5, 1.5, 0.5, 0.5, 1e-300])
+    np.testing.assert_allclose(special.betainc(nx.array(a), nx.array(b), nx.array(x)).numpy(),
+                               sp.betainc(a, b, x), rtol=1e-14)
+    assert special.gammainc(nx.array([2.0], dtype=nx.float32), 1.0).dtype == nx.float32
+    assert special.betainc(2, 3, nx.array([0.5], dtype=nx.float32)).dtype == nx.float32
+
+
+A, B, XS = nx.array([0.7, 2.0, 4.0]), nx.array([1.5, 0.8, 3.0]), nx.array([0.5, 1.5, 3.0])
+
+
+@pytest.mark.parametrize("fn", [lambda x: special.gammainc(A, x),
+                                lambda x: special.gammaincc(A, x),
+                                lambda x: special.betainc(A, B, x / 4)],
+                         ids=["gammainc", "gammaincc", "betainc"])
+def test_incomplete_functions_differentiate_in_x_to_order_three(fn):
+    rune.check_grads(fn, (XS,), order=3)
+
+
+def test_incomplete_gamma_differentiates_once_in_a_as_jax():
+    for fn in (special.gammainc, special.gammaincc):
+        rune.check_grads(fn, (A, XS), order=1)
+        rune.check_grads(lambda x: rune.grad(lambda a: nx.sum(fn(a, x)))(A), (XS,), order=2)
+    # d/da against scipy's values, by a central difference at a point each side of x = a + 1
+    a, x, h = np.array([0.3, 2.5, 40.0, 40.0]), np.array([0.2, 5.0, 30.0, 50.0]), 1e-6
+    central = (sp.gammainc(a + h, x) - sp.gammainc(a - h, x)) / (2 * h)
+    da = rune.grad(lambda a: nx.sum(special.gammainc(a, nx.array(x))))(nx.array(a))
+    np.testing.assert_allclose(da.numpy(), central, rtol=1e-7)
+
+
+def test_missing_shape_derivatives_raise_in_both_modes():
+    second = "gammainc and gammaincc: no second derivative with respect to a"
+    for fn in (special.gammainc, special.gammaincc):
+        with pytest.raises(NotImplementedError, match=second):
+            rune.hessian(lambda a: nx.sum(fn(a, XS)))(A)
+    for argnum, name in ((0, "a"), (1, "b")):
+        def f(*ab):
+            return nx.sum(special.betainc(*ab, XS / 4))
+        with pytest.raises(NotImplementedError, match=f"betainc: no derivative with respect "
+                                                      f"to {name}"):
+            rune.grad(f, argnums=argnum)(A, B)
+        with pytest.raises(NotImplementedError, match=f"with respect to {name}"):
+            rune.jvp(lambda v: f(*((v, B) if argnum == 0 else (A, v))), ((A, B)[argnum],),
+                     (nx.ones(3),))
+
+
+def test_incomplete_functions_under_vmap_and_jit():
+    a, x = nx.array([[0.5, 2.0, 30.0], [1.0, 3.0, 0.1]]), nx.array([[0.3, 4.0, 25.0],
+                                                                   [2.0, 1.0, 0.2]])
+    for fn in (special.gammainc, special.gammaincc, lambda a, x: special.betainc(a, 2.0, x / 30)):
+        assert_vmap_matches_loop(fn, a, x)
+        assert_abstract_matches(fn, a, x)
+        g = rune.grad(lambda x: nx.sum(fn(a, x)))
+        np.testing.assert_allclose(rune.jit(g)(x).numpy(), g(x).numpy(), rtol=1e-14)
+
+
 # --------------------------------------------------------------- stats
 
 X = np.array([-3.0, -0.5, 0.0, 0.3, 1.7, 4.0])

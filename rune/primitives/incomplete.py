@@ -33,10 +33,12 @@ _HUGE = 1 / _EPS  # the continued fraction's numerators are rescaled past this
 
 
 def _float_args(name, *args):
-    """The arguments as float64 arrays broadcast together, and the output dtype
-    (float32 stays float32; integers become float64)."""
+    """The arguments as float64 arrays broadcast together, and the output dtype:
+    numpy's (float32 stays float32, a Python number is weak), float64 for integers."""
     arrays = [_real_float(a, name) for a in args]
-    dtype = np.result_type(*arrays)
+    weak = [a if type(a) in (int, float) else x for a, x in zip(args, arrays)]
+    dtype = np.result_type(*weak)
+    dtype = dtype if dtype.kind == "f" else np.dtype(np.float64)
     return np.broadcast_arrays(*[a.astype(np.float64) for a in arrays]), dtype
 
 
@@ -187,18 +189,19 @@ def gamma_density(a, x):
     return exp(subtract(subtract(_xlogy(subtract(a, 1.0), x), x), gammaln(a)))
 
 
-def _no_derivative(function, argument, jax_note):
-    """A jvp rule that raises: the derivative in `argument` is not implemented."""
+def _no_derivative(functions, what):
+    """A jvp rule that raises: this derivative is not implemented (nor in JAX)."""
     def rule(t, ans, *args, **params):
         raise NotImplementedError(
-            f"rune.scipy.special.{function}: no derivative with respect to {argument} "
-            f"({jax_note}). If it should be held constant, wrap it in rune.detach(...)")
+            f"rune.scipy.special.{functions}: no {what} (JAX has none either). If that "
+            f"argument should be held constant, wrap it in rune.detach(...)")
     return rule
 
 
 gammainc_grad_a = elementwise(
     "gammainc_grad_a", _gamma_impl("lower_da", "gammainc_grad_a"),
-    jvp_rules=(_no_derivative("gammainc", "a to second order", "JAX has only the first"),
+    jvp_rules=(_no_derivative("gammainc and gammaincc",
+                              "second derivative with respect to a"),
                Scaled(lambda ans, a, x: gamma_density(a, x) * (log(x) - digamma(a)))))
 gammainc = elementwise("gammainc", _gamma_impl("lower", "gammainc"),
                        (lambda ans, a, x: gammainc_grad_a(a, x),
@@ -260,8 +263,7 @@ def beta_density(a, b, x):
     return exp(_xlogy(subtract(a, 1.0), x) + _xlog1py(subtract(b, 1.0), -x) - log_beta)
 
 
-_NO_BETA_RULE = "JAX has none either; the cdfs of stats.beta and stats.t need it only in x"
 betainc = elementwise("betainc", _betainc_impl,
-                      jvp_rules=(_no_derivative("betainc", "a", _NO_BETA_RULE),
-                                 _no_derivative("betainc", "b", _NO_BETA_RULE),
+                      jvp_rules=(_no_derivative("betainc", "derivative with respect to a"),
+                                 _no_derivative("betainc", "derivative with respect to b"),
                                  Scaled(lambda ans, a, b, x: beta_density(a, b, x))))
