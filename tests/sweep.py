@@ -168,6 +168,15 @@ SWEEP: dict[str, Case] = {
     "scipy.special.polygamma": unary(lambda x: special.polygamma(2, x), 0.5, 3.0),
     **{f"scipy.special.{n}": binary(getattr(special, n), (0.5, 3.0), (0.5, 3.0)) for n in (
         "beta", "betaln", "xlogy", "xlog1py")},
+    # incomplete gamma and beta: every order in x; once in a (as JAX), so a stays fixed here
+    # (tests/test_scipy.py checks d/da at order 1); betainc has no derivative in a or b
+    "scipy.special.gammainc": unary(lambda x: special.gammainc(nx.array([0.7, 2.0, 4.0]), x),
+                                    0.5, 3.0),
+    "scipy.special.gammaincc": unary(lambda x: special.gammaincc(nx.array([0.7, 2.0, 4.0]), x),
+                                     0.5, 3.0),
+    "scipy.special.betainc": unary(lambda x: special.betainc(nx.array([0.7, 2.0, 4.0]),
+                                                             nx.array([1.5, 0.8, 3.0]), x),
+                                   0.1, 0.9),
     "scipy.signal.convolve": Case(lambda a, v: signal.convolve(a, v, "same"),
                                   (((3, 4), -1, 1), ((2, 2), -1, 1)), True),
     "scipy.signal.correlate": Case(lambda a, v: signal.correlate(a, v, method="fft"),
