@@ -190,6 +190,17 @@ SWEEP: dict[str, Case] = {
                                                         ((3,), 0.5, 3.0))),
     "scipy.stats.poisson.logpmf": Case(lambda mu: stats.poisson.logpmf(nx.array([0, 2, 5]), mu),
                                        (((3,), 0.5, 3.0),)),
+    # the cdfs' relatives, in x with the shapes fixed (tests/test_scipy.py differentiates
+    # them in loc, scale and the shapes that have a derivative)
+    **{f"scipy.stats.t.{f}": unary(lambda x, f=f: getattr(stats.t, f)(x, 3.5), -3.0, 3.0)
+       for f in ("logcdf", "sf", "logsf")},
+    **{f"scipy.stats.gamma.{f}": unary(lambda x, f=f: getattr(stats.gamma, f)(x, 2.5), 0.5, 4.0)
+       for f in ("logcdf", "sf", "logsf")},
+    **{f"scipy.stats.beta.{f}": unary(lambda x, f=f: getattr(stats.beta, f)(x, 2.0, 3.5), 0.1, 0.9)
+       for f in ("logcdf", "sf", "logsf")},
+    **{f"scipy.stats.poisson.{f}": unary(
+        lambda mu, f=f: getattr(stats.poisson, f)(nx.array([0.0, 2.0, 5.0]), mu), 0.5, 3.0,
+        shape=(3,)) for f in ("logcdf", "sf", "logsf")},
     "scipy.stats.dirichlet.logpdf": Case(lambda x, a: stats.dirichlet.logpdf(x, a),
                                          (((3, 2), 0.1, 0.9), ((3,), 0.5, 3.0))),
     "scipy.stats.multivariate_normal.logpdf": Case(

@@ -208,7 +208,8 @@ def test_incomplete_functions_differentiate_in_x_to_order_three(fn):
 def test_incomplete_gamma_differentiates_once_in_a_as_jax():
     for fn in (special.gammainc, special.gammaincc):
         rune.check_grads(fn, (A, XS), order=1)
-        rune.check_grads(lambda x: rune.grad(lambda a: nx.sum(fn(a, x)))(A), (XS,), order=2)
+        rune.check_grads(lambda x, fn=fn: rune.grad(lambda a: nx.sum(fn(a, x)))(A), (XS,),
+                         order=2)
     # d/da against scipy's values, by a central difference at a point each side of x = a + 1
     a, x, h = np.array([0.3, 2.5, 40.0, 40.0]), np.array([0.2, 5.0, 30.0, 50.0]), 1e-6
     central = (sp.gammainc(a + h, x) - sp.gammainc(a - h, x)) / (2 * h)
@@ -220,7 +221,7 @@ def test_missing_shape_derivatives_raise_in_both_modes():
     second = "gammainc and gammaincc: no second derivative with respect to a"
     for fn in (special.gammainc, special.gammaincc):
         with pytest.raises(NotImplementedError, match=second):
-            rune.hessian(lambda a: nx.sum(fn(a, XS)))(A)
+            rune.hessian(lambda a, fn=fn: nx.sum(fn(a, XS)))(A)
     for argnum, name in ((0, "a"), (1, "b")):
         def f(*ab):
             return nx.sum(special.betainc(*ab, XS / 4))
@@ -228,7 +229,7 @@ def test_missing_shape_derivatives_raise_in_both_modes():
                                                       f"to {name}"):
             rune.grad(f, argnums=argnum)(A, B)
         with pytest.raises(NotImplementedError, match=f"with respect to {name}"):
-            rune.jvp(lambda v: f(*((v, B) if argnum == 0 else (A, v))), ((A, B)[argnum],),
+            rune.jvp(lambda v, i=argnum: f(*((v, B) if i == 0 else (A, v))), ((A, B)[argnum],),
                      (nx.ones(3),))
 
 
@@ -238,7 +239,7 @@ def test_incomplete_functions_under_vmap_and_jit():
     for fn in (special.gammainc, special.gammaincc, lambda a, x: special.betainc(a, 2.0, x / 30)):
         assert_vmap_matches_loop(fn, a, x)
         assert_abstract_matches(fn, a, x)
-        g = rune.grad(lambda x: nx.sum(fn(a, x)))
+        g = rune.grad(lambda x, fn=fn: nx.sum(fn(a, x)))
         np.testing.assert_allclose(rune.jit(g)(x).numpy(), g(x).numpy(), rtol=1e-14)
 
 
@@ -260,6 +261,16 @@ STATS = {
     "beta.pdf": ((0.5, 0.5, -1.0, 3.0), np.array([-0.5, 0.2, 0.7, 1.5])),
     "poisson.logpmf": ((3.0,), np.array([-1.0, 0.0, 1.0, 2.5, 4.0, 20.0])),
     "poisson.pmf": ((0.5, 1), np.array([0.0, 1.0, 2.0, 3.0])),
+    # the cdfs, each tail from its own side: values far out in both
+    **{f"t.{f}": ((3.5, 0.5, 2.0), np.array([-1e4, -30.0, -3.0, 0.0, 0.5, 1.7, 40.0, 1e4]))
+       for f in ("cdf", "logcdf", "sf", "logsf")},
+    **{f"gamma.{f}": ((2.5, -0.5, 1.5), np.array([-1.0, -0.5, 1e-6, 0.5, 2.0, 9.0, 80.0]))
+       for f in ("cdf", "logcdf", "sf", "logsf")},
+    **{f"beta.{f}": ((2.0, 3.5, -1.0, 3.0), np.array([-1.5, -1.0, -1 + 1e-6, 0.2, 0.7, 2 - 1e-6,
+                                                      2.0, 2.5]))
+       for f in ("cdf", "logcdf", "sf", "logsf")},
+    **{f"poisson.{f}": ((3.0, 1), np.array([-1.0, 0.0, 1.0, 2.5, 4.0, 20.0, 60.0]))
+       for f in ("cdf", "logcdf", "sf", "logsf")},
 }
 
 
@@ -275,10 +286,28 @@ def test_distributions_match_scipy(name):
     args, x = STATS[name]
     out = _get(stats, name)(nx.array(x), *args)
     with np.errstate(divide="ignore"):
-        np.testing.assert_allclose(out.numpy(), _get(st, name)(x, *args), rtol=1e-12)
+        np.testing.assert_allclose(out.numpy(), _scipy_reference(name, x, args), rtol=1e-12)
 
 
-@pytest.mark.parametrize("name", [n for n in STATS if not n.startswith("poisson")])
+def _scipy_reference(name, x, args):
+    """scipy's value; for a log cdf or log sf, taken from scipy's cdf and sf as
+    log p where p < 1/2 and log1p(-q) elsewhere (scipy's own logcdf of poisson
+    is log(cdf), which loses the upper tail to rounding)."""
+    dist, f = name.split(".")
+    if f not in ("logcdf", "logsf") or dist == "norm":  # norm's has an asymptotic series
+        return _get(st, name)(x, *args)
+    cdf, sf = getattr(st, dist).cdf(x, *args), getattr(st, dist).sf(x, *args)
+    p, q = (cdf, sf) if f == "logcdf" else (sf, cdf)
+    return np.where(p < 0.5, np.log(p), np.log1p(-q))
+
+
+# the cdfs differentiate in x, loc and scale; gamma's once more in a; t's and beta's
+# shapes go through betainc's, which has no derivative (test_cdfs_... below)
+_CDFS = ("cdf", "logcdf", "sf", "logsf")
+
+
+@pytest.mark.parametrize("name", [n for n in STATS if not n.startswith("poisson")
+                                  and not n.endswith(_CDFS)])
 def test_distributions_differentiate_in_x_and_parameters(name):
     args, x = STATS[name]
     fn = _get(stats, name)
@@ -288,6 +317,43 @@ def test_distributions_differentiate_in_x_and_parameters(name):
     points = nx.array(inside.get(name, np.array([-0.5, 0.3, 1.7])))
     params = tuple(nx.array(float(a)) for a in args)
     rune.check_grads(lambda x, *p: fn(x, *p), (points,) + params, order=2)
+
+
+@pytest.mark.parametrize("f", _CDFS)
+@pytest.mark.parametrize("dist, shapes, loc_scale, points", [
+    ("t", (3.5,), (0.5, 2.0), [-40.0, -1.0, 0.5, 0.6, 3.0]),
+    ("gamma", (2.5,), (-0.5, 1.5), [0.1, 2.0, 9.0]),
+    ("beta", (2.0, 3.5), (-1.0, 3.0), [-0.9, 0.5, 1.9]),
+])
+def test_cdfs_differentiate_in_x_loc_and_scale(dist, shapes, loc_scale, points, f):
+    fn = getattr(getattr(stats, dist), f)
+    rune.check_grads(lambda x, loc, scale: fn(x, *shapes, loc, scale),
+                     (nx.array(points),) + tuple(nx.array(v) for v in loc_scale), order=2)
+    # the derivative in x is the density; for t at its middle too, where the cdf switches tails
+    x = nx.array(points + ([loc_scale[0] + 0.0] if dist == "t" else []))
+    sign = -1 if f.endswith("sf") else 1
+    density = getattr(stats, dist).pdf(x, *shapes, *loc_scale)
+    want = sign * density / (nx.exp(fn(x, *shapes, *loc_scale)) if f.startswith("log") else 1.0)
+    got = rune.grad(lambda x: nx.sum(fn(x, *shapes, *loc_scale)))(x)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+
+
+def test_gamma_and_poisson_cdfs_differentiate_in_their_parameters():
+    for f in _CDFS:
+        rune.check_grads(lambda a, f=f: getattr(stats.gamma, f)(nx.array([0.5, 2.0, 9.0]), a),
+                         (nx.array([2.5, 1.5, 4.0]),), order=1)
+        rune.check_grads(lambda mu, f=f: getattr(stats.poisson, f)(nx.array([0.0, 2.0, 7.0]),
+                                                                    mu),
+                         (nx.array([2.5, 1.5, 4.0]),), order=2)
+
+
+def test_cdfs_say_which_shape_has_no_derivative():
+    with pytest.raises(NotImplementedError, match="betainc: no derivative with respect to a"):
+        rune.grad(lambda df: stats.t.cdf(1.0, df))(nx.array(3.0))
+    with pytest.raises(NotImplementedError, match="betainc: no derivative with respect to b"):
+        rune.grad(lambda b: stats.beta.cdf(0.3, 2.0, b))(nx.array(3.0))
+    with pytest.raises(NotImplementedError, match="with respect to a, its first argument"):
+        rune.grad(lambda b: stats.beta.sf(0.3, 2.0, b))(nx.array(3.0))  # sf = betainc(b, a, 1 - x)
 
 
 def test_poisson_differentiates_in_the_mean():

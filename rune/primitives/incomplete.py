@@ -19,7 +19,6 @@ scipy to about 1e-13 relative for shapes up to ~1e3.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -263,7 +262,8 @@ def beta_density(a, b, x):
     return exp(_xlogy(subtract(a, 1.0), x) + _xlog1py(subtract(b, 1.0), -x) - log_beta)
 
 
-betainc = elementwise("betainc", _betainc_impl,
-                      jvp_rules=(_no_derivative("betainc", "derivative with respect to a"),
-                                 _no_derivative("betainc", "derivative with respect to b"),
-                                 Scaled(lambda ans, a, b, x: beta_density(a, b, x))))
+betainc = elementwise(
+    "betainc", _betainc_impl,
+    jvp_rules=(_no_derivative("betainc", "derivative with respect to a, its first argument"),
+               _no_derivative("betainc", "derivative with respect to b, its second argument"),
+               Scaled(lambda ans, a, b, x: beta_density(a, b, x))))
