@@ -47,16 +47,17 @@ _STIRLING_FROM = 20.0
 
 
 def _log_power_over_gamma(a, x):
-    """log(x^a e^-x / gamma(a)), its digits kept for large a (where each of
-    a log x, x and lgamma(a) is large and they nearly cancel)."""
-    with np.errstate(all="ignore"):
-        direct = a * np.log(x) - x - _gammaln_impl(a)
-        big = np.where(a >= _STIRLING_FROM, a, _STIRLING_FROM)
-        inv2 = 1 / (big * big)
-        correction = np.polyval(_STIRLING[::-1], inv2) / big
-        t = (x - big) / big
-        stirling = (big * (np.log1p(t) - t) + 0.5 * np.log(big / (2 * np.pi)) - correction)
-    return np.where(a >= _STIRLING_FROM, stirling, direct)
+    """log(x^a e^-x / gamma(a)) for a > 0, its digits kept for large a (where each
+    of a log x, x and lgamma(a) is large and they nearly cancel)."""
+    out = np.empty_like(a)
+    small = a < _STIRLING_FROM
+    a_s, x_s = a[small], x[small]
+    out[small] = a_s * np.log(x_s) - x_s - _gammaln_impl(a_s)
+    b, x_b = a[~small], x[~small]
+    t = (x_b - b) / b
+    correction = np.polyval(_STIRLING[::-1], 1 / (b * b)) / b
+    out[~small] = b * (np.log1p(t) - t) + 0.5 * np.log(b / (2 * np.pi)) - correction
+    return out
 
 
 # ---------------------------------------------------------- P and Q, and d/da
@@ -64,21 +65,25 @@ def _log_power_over_gamma(a, x):
 
 def _iterate(step, state):
     """Run `state = step(n, *state)` for n = 1, 2, ... on flat arrays, each
-    element until step reports it done (or _MAX_TERMS): finished elements leave
-    the arrays, so the slow ones cost no work for the others."""
+    element until step reports it done (or _MAX_TERMS). Finished elements leave
+    the arrays once an eighth of them are done, so the slow ones cost no work
+    for the others (a finished element iterated further stays converged)."""
     shape = state[0].shape
     state = [np.array(s, np.float64).ravel() for s in state]
     final = [s.copy() for s in state]
     where_ = np.arange(state[0].size)
+    finished = np.zeros(where_.size, bool)
     for n in range(1, _MAX_TERMS):
         if where_.size == 0:
             break
         *state, done = step(n, *state)
-        if done.any():
+        finished |= done
+        count = np.count_nonzero(finished)
+        if count == finished.size or count * 8 >= finished.size:
             for f, s in zip(final, state):
-                f[where_[done]] = s[done]
-            kept = ~done
-            state, where_ = [s[kept] for s in state], where_[kept]
+                f[where_[finished]] = s[finished]
+            kept = ~finished
+            state, where_, finished = [s[kept] for s in state], where_[kept], finished[kept]
     for f, s in zip(final, state):
         f[where_] = s
     return [f.reshape(shape) for f in final]
@@ -138,31 +143,34 @@ def _incomplete_gamma(a, x, want):
     """P(a, x) ("lower"), Q(a, x) ("upper") or dP/da ("lower_da"), in float64,
     with scipy's values at the edges (nan outside a >= 0, x >= 0)."""
     with np.errstate(all="ignore"):
-        use_upper = x >= a + 1
-        ok = (a > 0) & (x > 0) & np.isfinite(x) & np.isfinite(a)
-        # each method on its own elements; harmless values elsewhere
-        al, xl = np.where(ok & ~use_upper, a, 1.0), np.where(ok & ~use_upper, x, 0.5)
-        au, xu = np.where(ok & use_upper, a, 1.0), np.where(ok & use_upper, x, 2.0)
-        s, s_da = _lower_series(al, xl)
-        f, f_da = _upper_fraction(au, xu)
-        log_lower = _log_power_over_gamma(al, xl) - np.log(al)  # x^a e^-x / gamma(a + 1)
-        log_upper = _log_power_over_gamma(au, xu)
-        lower, upper = np.exp(log_lower) * s, np.exp(log_upper) * f
+        out = _gamma_edges(a, x, want)
+        inside = (a > 0) & (x > 0) & np.isfinite(x) & np.isfinite(a)
+        by_fraction = inside & (x >= a + 1)
+        by_series = inside & ~by_fraction
+        a_s, x_s, a_f, x_f = a[by_series], x[by_series], a[by_fraction], x[by_fraction]
+        s, s_da = _lower_series(a_s, x_s)
+        f, f_da = _upper_fraction(a_f, x_f)
+        front_s = np.exp(_log_power_over_gamma(a_s, x_s)) / a_s  # x^a e^-x / gamma(a + 1)
+        front_f = np.exp(_log_power_over_gamma(a_f, x_f))
         if want == "lower_da":
-            d_lower = np.exp(log_lower) * (s * (np.log(xl) - _digamma_impl(al + 1)) + s_da)
-            d_upper = np.exp(log_upper) * (f * (np.log(xu) - _digamma_impl(au)) + f_da)
-            out = np.where(use_upper, -d_upper, d_lower)
-            edge = np.where((x == 0) | (x == np.inf) | (a == np.inf), 0.0, np.nan)
-            return np.where(ok, out, np.where((a > 0) & (x >= 0), edge, np.nan))
-        p = np.where(use_upper, 1 - upper, lower)
-        q = np.where(use_upper, upper, 1 - lower)
-        out = p if want == "lower" else q
-        # edges: P(a, 0) = 0, P(a, inf) = 1, P(0, x > 0) = 1 (scipy's); Q = 1 - P
-        edge_p = np.where(x == 0, 0.0, 1.0)
-        edge_p = np.where((a == np.inf) & (x < np.inf), 0.0, edge_p)
-        edge = edge_p if want == "lower" else 1 - edge_p
-        domain = (a >= 0) & (x >= 0) & ~((a == 0) & (x == 0)) & ~((a == np.inf) & (x == np.inf))
-        return np.where(ok, out, np.where(domain, edge, np.nan))
+            out[by_series] = front_s * (s * (np.log(x_s) - _digamma_impl(a_s + 1)) + s_da)
+            out[by_fraction] = -front_f * (f * (np.log(x_f) - _digamma_impl(a_f)) + f_da)
+        else:
+            lower, upper = front_s * s, front_f * f
+            out[by_series] = lower if want == "lower" else 1 - lower
+            out[by_fraction] = 1 - upper if want == "lower" else upper
+    return out
+
+
+def _gamma_edges(a, x, want):
+    """scipy's values where neither the series nor the fraction runs: P(a, 0) = 0,
+    P(a, inf) = 1, P(0, x > 0) = 1, P(inf, x) = 0, Q = 1 - P, dP/da = 0; nan outside
+    the domain (a or x negative or nan, a = x = 0, a = x = inf)."""
+    domain = (a >= 0) & (x >= 0) & ~((a == 0) & (x == 0)) & ~((a == np.inf) & (x == np.inf))
+    if want == "lower_da":
+        return np.where(domain & (a > 0), 0.0, np.nan)
+    p = np.where((x == 0) | ((a == np.inf) & (x < np.inf)), 0.0, 1.0)
+    return np.where(domain, p if want == "lower" else 1 - p, np.nan)
 
 
 def _gamma_impl(want, name):
