@@ -462,6 +462,14 @@ def test_stats_under_vmap_and_jit():
     f = rune.jit(lambda x: nx.sum(stats.gamma.logpdf(x, 2.0)))
     np.testing.assert_allclose(f(nx.abs(x)).numpy(), np.sum(st.gamma.logpdf(np.abs(x.numpy()), 2.0)),
                                rtol=1e-12)
+    cdfs = {"t": lambda x: stats.t.logcdf(x, 3.0, 0.5, 2.0),
+            "gamma": lambda x: stats.gamma.sf(nx.abs(x), 2.0),
+            "beta": lambda x: stats.beta.cdf(nx.abs(x) / 3, 2.0, 1.5),
+            "poisson": lambda mu: stats.poisson.logsf(nx.array([[1.0, 4.0], [0.0, 2.0]]), nx.abs(mu))}
+    for name, fn in cdfs.items():
+        assert_vmap_matches_loop(fn, x)
+        g = rune.grad(lambda x, fn=fn: nx.sum(fn(x)))
+        np.testing.assert_allclose(rune.jit(g)(x).numpy(), g(x).numpy(), rtol=1e-14, err_msg=name)
 
 
 # --------------------------------------------------------------- signal
