@@ -253,6 +253,14 @@ def test_incomplete_functions_edges_are_scipys():
     assert special.betainc(2, 3, nx.array([0.5], dtype=nx.float32)).dtype == nx.float32
 
 
+def test_incomplete_gamma_beyond_its_terms_is_nan_not_a_wrong_number():
+    # near x = a the series needs ~sqrt(74 a) terms: 86000 at a = 1e8, past the 20000 allowed
+    a, x = np.array([1e8, 1e6]), np.array([1e8 - 3e4, 1e6 - 3e3])
+    out = special.gammainc(nx.array(a), nx.array(x)).numpy()
+    assert np.isnan(out[0]) and np.isfinite(sp.gammainc(a[0], x[0]))
+    np.testing.assert_allclose(out[1], sp.gammainc(a[1], x[1]), rtol=1e-9)
+
+
 A, B, XS = nx.array([0.7, 2.0, 4.0]), nx.array([1.5, 0.8, 3.0]), nx.array([0.5, 1.5, 3.0])
 
 
