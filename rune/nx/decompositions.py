@@ -32,6 +32,8 @@ EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
 
+LinAlgError = np.linalg.LinAlgError
+
 
 def _matrices(a, fn, square=False):
     """a as an inexact tensor of matrices in its last two axes (integers computed in
