@@ -68,8 +68,9 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     check a derivative through a function the phases do not change, such as
     U @ diag(S) @ Vh, |U|^2 or U[:, i] U[:, i]^H. With full_matrices=True
     and a non-square a, the extra columns of U (rows of Vh) are any basis of
-    a complement: their derivative raises NotImplementedError (as in JAX);
-    pass full_matrices=False.
+    a complement: differentiating svd(a) then raises NotImplementedError, as
+    in JAX, even if only S is used; pass full_matrices=False (or
+    compute_uv=False for S alone).
 
     Args:
       a: a matrix (M, N), or a stack of them (..., M, N).
@@ -262,8 +263,9 @@ def qr(a, mode="reduced"):
     (Townsend's derivation), need R invertible, i.e. a of full rank, and
     cover wide matrices too (Q R_X = X for the square left part X of
     a = [X Y], and R = [R_X, Q^H Y]). Q of mode='complete' for a tall a
-    (M > N) has M - N columns that are any basis of a complement: its
-    derivative raises NotImplementedError (as in JAX).
+    (M > N) has M - N columns that are any basis of a complement:
+    differentiating it raises NotImplementedError, as in JAX, even if only R
+    is used; use mode='reduced' (or mode='r' for R alone).
 
     Args:
       a: a matrix (M, N), or a stack of them (..., M, N).

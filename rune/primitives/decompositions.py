@@ -60,7 +60,7 @@ def _diagonal(x):
 
 
 def _constant(value, dtype):
-    """A constant mask (eye, a triangle) in x's real precision."""
+    """A constant mask (eye, a triangle) in the real precision of `dtype`."""
     return Tensor(np.asarray(value, np.finfo(dtype).dtype))
 
 
@@ -70,18 +70,13 @@ def _gaps_inverse(w):
     return 1 / (_add_axis(w, -2) - _add_axis(w, -1) + eye) - eye
 
 
-def _not_a_function(fn, case, fix):
+def _not_a_function(fn, case, extra, fix):
+    """The jvp rule of vectors that complete a basis: it raises, as JAX does."""
     def rule(*args, **params):
         raise NotImplementedError(
-            f"{fn}: no derivative {case}: those vectors are any orthonormal basis of a "
-            f"complement, not a function of the matrix (JAX raises here too); {fix}")
+            f"{fn}: no derivative {case}: {extra} are any orthonormal basis of a complement, "
+            f"not a function of the matrix (JAX raises here too); {fix}")
     return (rule,)
-
-
-def _complete_abstract(a, which):
-    m, n = a.shape[-2:]
-    size = m if which in ("u", "q") else n
-    return a.shape[:-2] + (size, size), _inexact_dtype(a.dtype)
 
 
 # ------------------------------------------- the SVD's full matrices
@@ -94,9 +89,12 @@ def _np_full_svd_vectors(a, which):
 # U (m x m) of a tall matrix, or V^H (n x n) of a wide one, with full_matrices=True:
 # nx.linalg.svd uses the thin primitives (linalg.py) for everything else.
 svd_full_vectors = _linalg_primitive(
-    "svd_full_vectors", _np_full_svd_vectors, _complete_abstract,
+    "svd_full_vectors", _np_full_svd_vectors,
+    lambda a, which: (a.shape[:-2] + (a.shape[-2 if which == "u" else -1],) * 2,
+                      _inexact_dtype(a.dtype)),
     _not_a_function("nx.linalg.svd", "with full_matrices=True for a non-square matrix",
-                    "pass full_matrices=False"),
+                    "the extra columns of U (rows of Vh)",
+                    "pass full_matrices=False, or compute_uv=False for S alone"),
 )
 
 # --------------------------------------------------------------- eigh
@@ -181,7 +179,7 @@ def _qr_q_abstract(a, complete):
 def _qr_q_jvp(t, ans, a, complete):
     if complete and a.shape[-2] > a.shape[-1]:
         _not_a_function("nx.linalg.qr", "of Q with mode='complete' for a tall matrix",
-                        "use mode='reduced'")[0]()
+                        "its extra columns", "use mode='reduced', or mode='r' for R alone")[0]()
     return _qr_tangents(t, a)[0]
 
 
