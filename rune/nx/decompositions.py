@@ -24,6 +24,9 @@ from ..primitives import elementwise as _e
 from ..primitives import linalg as _l
 from ..primitives import shape as _s
 from .creation import as_tensor
+from .math import absolute, sign
+from .shapes import flip
+from .sorting import argsort, sort, take_along_axis
 
 __all__ = ["svd", "eigh", "eigvalsh", "eig", "eigvals", "qr"]
 
@@ -77,7 +80,9 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
       full_matrices: U of shape (..., M, M) and Vh (..., N, N) if True;
         (..., M, K) and (..., K, N), K = min(M, N), if False.
       compute_uv: False returns S alone.
-      hermitian: must be False (numpy's eigh-based shortcut is not provided).
+      hermitian: a is Hermitian (real symmetric): computed as numpy does,
+        from `eigh` (S = |eigenvalues| largest first, their signs moved
+        into Vh), with eigh's derivatives; only the lower triangle is read.
 
     Returns:
       SVDResult(U, S, Vh), S real and largest first; S alone if
@@ -85,8 +90,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
 
     Raises:
       TypeError: a is not numeric.
-      ValueError: a has fewer than two axes.
-      NotImplementedError: hermitian=True.
+      ValueError: a has fewer than two axes, or hermitian=True and a is not
+        square.
       LinAlgError: the SVD did not converge.
 
     >>> from rune import nx
@@ -99,10 +104,9 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
      [0, -2]]
     """
     fn = "nx.linalg.svd"
-    a = _matrices(a, fn)
+    a = _matrices(a, fn, square=hermitian)
     if hermitian:
-        raise NotImplementedError(f"{fn}: hermitian=True is not supported; the general SVD "
-                                  f"(hermitian=False) gives the same factorization")
+        return _hermitian_svd(a, compute_uv)
     if not compute_uv:
         return Tensor(np.linalg.svd(a._value, compute_uv=False)) if _eager(a) \
             else _l.singular_values(a)
@@ -114,6 +118,20 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     u = _d.svd_full_vectors(a, which="u") if full_u else _l.svd_vectors(a, which="u")
     vh = _d.svd_full_vectors(a, which="vh") if full_vh else _l.svd_vectors(a, which="vh")
     return SVDResult(u, _l.singular_values(a), vh)
+
+
+def _hermitian_svd(a, compute_uv):
+    """numpy's svd(a, hermitian=True), the same composition: eigh, |w| largest
+    first, and the signs of w moved into Vh."""
+    if not compute_uv:
+        return flip(sort(absolute(eigvalsh(a))), axis=-1)
+    w, u = eigh(a)
+    order = flip(argsort(absolute(w)), axis=-1)
+    s = take_along_axis(absolute(w), order, axis=-1)
+    signs = take_along_axis(sign(w), order, axis=-1)
+    u = take_along_axis(u, order[..., None, :], axis=-1)
+    vh = _l._adjoint(u * signs[..., None, :])
+    return SVDResult(u, s, vh)
 
 
 # ------------------------------------------------------------------ eigh
@@ -201,7 +219,8 @@ def eig(a):
     a real matrix is real, a dtype that depends on the values, which a traced
     function cannot have. Each eigenvector has unit norm and its largest
     component real (LAPACK's normalization), and its derivative keeps that
-    normalization. Derivatives: dw = diag(V^-1 dA V),
+    normalization (the sign LAPACK picks can flip between nearby matrices:
+    the derivative is that of the smooth piece a is on). Derivatives: dw = diag(V^-1 dA V),
     dV = V (F o V^-1 dA V) + V diag(alpha), F_ij = 1 / (w_j - w_i) off the
     diagonal, alpha restoring the normalization; inf or nan at repeated
     eigenvalues, where the vectors are no function of the matrix.
