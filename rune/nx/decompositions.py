@@ -100,8 +100,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     float64 [2] [3, 2]
     >>> print(nx.round(U @ nx.diag(S) @ Vh, 12))
     float64 [2, 2]
-    [[3,  0],
-     [0, -2]]
+    [[ 3,  0],
+     [ 0, -2]]
     """
     fn = "nx.linalg.svd"
     a = _matrices(a, fn, square=hermitian)
@@ -303,8 +303,8 @@ def qr(a, mode="reduced"):
     >>> Q, R = nx.linalg.qr(nx.array([[3., 1.], [4., 2.]]))
     >>> print(nx.round(R, 12))
     float64 [2, 2]
-    [[-5, -2.2],
-     [ 0, -0.4]]
+    [[  -5, -2.2],
+     [   0,  0.4]]
     """
     fn = "nx.linalg.qr"
     if mode not in _QR_MODES:
