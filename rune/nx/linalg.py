@@ -13,10 +13,11 @@ from ..primitives import linalg as _l
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from .creation import as_tensor
+from .decompositions import eig, eigh, eigvals, eigvalsh, qr, svd
 from .reductions import normalize_axes
 
 __all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm", "vector_norm", "matrix_norm",
-           "svdvals"]
+           "svdvals", "svd", "eigh", "eigvalsh", "eig", "eigvals", "qr"]
 
 LinAlgError = np.linalg.LinAlgError
 
