@@ -333,8 +333,8 @@ def matrix_norm(x, keepdims=False, ord="fro"):  # noqa: A002  (the standard's na
 def svdvals(x):
     """The singular values of the matrices in x's last two axes, largest first.
 
-    Differentiable once (their second derivative raises NotImplementedError,
-    as for the singular-value norms).
+    Differentiable to any order where the singular values are distinct (the
+    derivative of a repeated one is infinite, as in JAX).
 
     Args:
       x: a tensor with at least two axes (or numpy array, nested lists).
