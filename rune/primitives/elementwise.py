@@ -44,20 +44,8 @@ def _abstract(impl, cache):
 
 def _batch(prim):
     """vmap rule shared by the family: line batch axes up in front, then apply."""
-
-    def batch(values, dims, **params):
-        ranks = [np.ndim(v) - (d is not None) for v, d in zip(values, dims)]
-        out_rank = max(ranks)
-        aligned = []
-        for v, d, r in zip(values, dims, ranks):
-            if d is not None:
-                v = _shape.moveaxis(v, d, 0)
-                if r < out_rank:  # per-example rank below the output's: pad after the batch axis
-                    v = _shape.reshape(v, shape=(v.shape[0],) + (1,) * (out_rank - r) + v.shape[1:])
-            aligned.append(v)
-        return prim.bind(*aligned, **params), 0
-
-    return batch
+    return lambda values, dims, **params: (
+        prim.bind(*_shape.align_batch(values, dims), **params), 0)
 
 
 def elementwise(name, impl, factors=None, *, jvp_rules=None, transpose_rules=None,
