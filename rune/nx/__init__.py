@@ -38,10 +38,12 @@ from . import random  # noqa: F401  (the nx.random namespace)
 from ..primitives import elementwise as _elementwise
 
 # Tensor's methods and operators call these functions, which need Tensor
-# themselves: they are bound here, once both exist.
+# themselves: they are bound here, once both exist. The operators call the
+# elementwise primitives' functions directly, and power, which picks one.
 _tensor._ops = _sys.modules[__name__]
 _tensor._functions.update(
     (name, f) for name, f in vars(_elementwise).items() if hasattr(f, "primitive"))
+_tensor._functions["power"] = _elementwise.power
 
 _families = (dtypes, creation, math, comparisons, reductions, shapes, indexing, products,
              more_math, differences, averages, elementwise, building, sorting, statistics,
