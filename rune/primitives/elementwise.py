@@ -349,7 +349,7 @@ def _piecewise_constant(name, impl, arity=2, takes_params=False):
 
 floor = _piecewise_constant("floor", np.floor, 1)
 ceil = _piecewise_constant("ceil", np.ceil, 1)
-round_ = _piecewise_constant("round", np.round, 1, takes_params=True)  # round_: not to shadow the builtin
+round_ = _piecewise_constant("round", np.round, takes_params=True)  # not to shadow round
 floor_divide = _piecewise_constant("floor_divide", np.floor_divide)
 equal = _piecewise_constant("equal", np.equal)
 not_equal = _piecewise_constant("not_equal", np.not_equal)

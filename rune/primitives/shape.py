@@ -4,9 +4,9 @@ All of them are linear, so each gives a jvp rule (apply it to the tangent)
 and a transpose rule (the reverse rearrangement) side by side. Slicing,
 padding, gathering and scattering live in `indexing.py`. The batch-axis
 toolkit below (`align_batch`, `batched_front`...) is what the families' vmap
-rules line operands up with; the helpers at the
-end (`moveaxis`, `sum_to_shape`, `take_along`...) are what the core and the
-other families build with. Params arrive normalized by the `nx` functions:
+rules line operands up with; the helpers at the end (`moveaxis`,
+`sum_to_shape`, `take_along`...) are what the core and the other families
+build with. Params arrive normalized by the `nx` functions:
 shapes and axes are tuples of non-negative ints.
 """
 
@@ -54,7 +54,7 @@ def example_ranks(values, dims, core_ranks=0):
     batch axis (if it has one) and without its `core_ranks` trailing axes (an
     int for all operands or one per operand: 2 for matrices, 0 elementwise)."""
     if isinstance(core_ranks, int):
-        return [np.ndim(v) - (d is not None) - core_ranks for v, d in zip(values, dims)]
+        core_ranks = (core_ranks,) * len(values)
     return [np.ndim(v) - (d is not None) - c for v, d, c in zip(values, dims, core_ranks)]
 
 
