@@ -13,13 +13,11 @@ import operator
 
 import numpy as np
 
-from ..primitives import elementwise as _e
 from .creation import as_tensor
 from .indexing import diagonal, getitem
 from .comparisons import where
 from .shapes import concatenate, flip, moveaxis, pad, ravel, reshape, transpose
 from .reductions import normalize_axis
-from .tensor import Tensor
 
 __all__ = ["roll", "rollaxis", "rot90", "flipud", "fliplr", "diag", "diagflat", "tril",
            "triu", "kron", "select", "put_along_axis"]
@@ -336,8 +334,7 @@ def _triangle(x, k, fn, lower):
         raise ValueError(f"{fn}: the tensor is 0-d; it needs at least 1 axis")
     rows, cols = (x.shape[-2:] if len(x.shape) >= 2 else (x.shape[-1], x.shape[-1]))
     below = np.tri(rows, cols, k if lower else k - 1, dtype=bool)
-    keep = Tensor(below if lower else ~below)
-    return _e.where(keep, x, Tensor(np.zeros((), x.dtype)))
+    return where(below if lower else ~below, x, np.zeros((), x.dtype))
 
 
 def tril(x, k=0):
