@@ -550,7 +550,7 @@ CASES = {
     **{getattr(E, name).primitive: binary(getattr(E, name)) for name in [
         "add", "subtract", "multiply", "arctan2", "maximum", "minimum"]},
     E.divide.primitive: binary(E.divide, (normal, _positive)),
-    E.power.primitive: binary(E.power, (_positive, normal)),
+    E.general_power.primitive: binary(E.power, (_positive, normal)),
     E.mod.primitive: binary(E.mod, (normal, _positive)),
     E.floor_divide.primitive: binary(E.floor_divide, (normal, _positive), ()),
     **{getattr(E, name).primitive: binary(getattr(E, name), (small_ints, small_ints), ())
