@@ -26,6 +26,7 @@ from rune.primitives import elementwise as E
 from rune.primitives import fft as F
 from rune.primitives import indexing as I
 from rune.primitives import linalg as L
+from rune.primitives import pseudoinverse as P
 from rune.primitives import reduce as R
 from rune.primitives import shape as S
 from rune.primitives import sorting as O
@@ -579,6 +580,9 @@ CASES = {
     L.svd_vectors.primitive: st.sampled_from(["u", "vh"]).flatmap(lambda which: rectangular(
         lambda a: L.svd_vectors(a, which=which), "svd_vectors")),
     L.singular_values.primitive: rectangular(L.singular_values, "singular_values"),
+    P.pinv_p: st.one_of(
+        rectangular(lambda a: P.pinv(a, rcond=1e-15, hermitian=False), "pinv"),
+        square(lambda a: P.pinv(a, rcond=1e-15, hermitian=True), positive_definite, "pinv")),
     # control flow and custom rules
     rune.calls.control_rules.cond_p: call_case("cond", _cond, 2),
     rune.calls.control_rules.while_p: call_case("while", _while, 1).map(_forward_only),

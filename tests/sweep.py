@@ -152,6 +152,31 @@ SWEEP: dict[str, Case] = {
                             (M, ((3,), -1, 1)), True),
     "nx.linalg.cholesky": Case(lambda a: nx.linalg.cholesky(_spd(a)), (M,)),
     "nx.linalg.norm": Case(nx.linalg.norm, (M,), True),
+    "nx.linalg.pinv": Case(nx.linalg.pinv, (((3, 2), -1, 1),), True),
+    "nx.linalg.lstsq": Case(lambda a, b: nx.linalg.lstsq(a, b)[:2], (((3, 2), -1, 1),
+                                                                     ((3,), -1, 1)), True),
+    "nx.linalg.matrix_power": Case(lambda a: nx.linalg.matrix_power(a + 3 * nx.eye(3), -5),
+                                   (M,), True),
+    "nx.linalg.cond": Case(lambda a: (nx.linalg.cond(a + 3 * nx.eye(3)),
+                                      nx.linalg.cond(a + 3 * nx.eye(3), 1)), (M,), True),
+    "nx.linalg.multi_dot": Case(lambda a, b: nx.linalg.multi_dot([b, a, a.T, b]),
+                                (((3, 2), -1, 1), ((3,), -1, 1)), True),
+    "nx.linalg.tensorsolve": Case(lambda a, b: nx.linalg.tensorsolve(
+        nx.reshape(a + 3 * nx.eye(3), (3, 1, 3)), nx.reshape(b, (3, 1))),
+        (M, ((3,), -1, 1)), True),
+    "nx.linalg.tensorinv": Case(lambda a: nx.linalg.tensorinv(
+        nx.reshape(a + 3 * nx.eye(3), (3, 1, 3)), ind=2), (M,), True),
+    # numpy 2's array-API names in np.linalg
+    "nx.linalg.matmul": Case(nx.linalg.matmul, (((2, 3), -1, 1), ((3, 2), -1, 1)), True),
+    "nx.linalg.matrix_transpose": unary(nx.linalg.matrix_transpose, complex=True),
+    "nx.linalg.vecdot": binary(nx.linalg.vecdot, complex=True),
+    "nx.linalg.tensordot": Case(lambda a, b: nx.linalg.tensordot(a, b, axes=1),
+                                (((2, 3), -1, 1), ((3, 2), -1, 1)), True),
+    "nx.linalg.outer": Case(nx.linalg.outer, (((2,), -1, 1), ((3,), -1, 1)), True),
+    "nx.linalg.trace": unary(lambda x: nx.linalg.trace(x, offset=1), shape=(2, 2, 3),
+                             complex=True),
+    "nx.linalg.diagonal": unary(nx.linalg.diagonal, shape=(2, 3, 2), complex=True),
+    "nx.linalg.cross": Case(nx.linalg.cross, (((2, 3), -1, 1), ((3,), -1, 1)), True),
     # -------------------------------------------------------------------- fft
     **{f"nx.fft.{n}": unary(getattr(nx.fft, n), complex=True) for n in (
         "fft", "ifft", "fftn", "ifftn", "fft2", "ifft2", "irfft", "irfftn", "irfft2",
@@ -200,6 +225,7 @@ NO_DERIVATIVE: dict[str, str] = {
         "iscomplex", "isreal")},
     "nx.argmax": "integer output", "nx.argmin": "integer output",
     "nx.allclose": "returns a Python bool",
+    "nx.linalg.matrix_rank": "integer output (a count of singular values)",
     "nx.random.default_rng": "a random generator (its draws are constants)",
 }
 

@@ -220,6 +220,7 @@ LOWERINGS.update({
     "singular_values": lambda a: jnp.linalg.svd(a, compute_uv=False),
     "svd_vectors": lambda a, which: jnp.linalg.svd(a, full_matrices=False)[
         0 if which == "u" else 2],
+    "pinv": lambda a, rcond, hermitian: jnp.linalg.pinv(a, rtol=rcond, hermitian=hermitian),
     "convolve": _convolve,
     # fft
     "fft": lambda x, axes: jnp.fft.fftn(x, axes=axes),
