@@ -436,7 +436,8 @@ def tensorsolve(a, b, axes=None):
     Raises:
       TypeError: a or b is not numeric.
       ValueError: an axis out of range or repeated.
-      LinAlgError: the sizes do not make a square matrix, or it is singular.
+      LinAlgError: the sizes do not make a square matrix, or it is singular
+        (numpy.linalg.LinAlgError, a ValueError).
 
     >>> from rune import nx
     >>> a = nx.reshape(nx.eye(6) * 2.0, (2, 3, 6))
@@ -446,10 +447,9 @@ def tensorsolve(a, b, axes=None):
     fn = "nx.linalg.tensorsolve"
     a, b = as_tensor(a, fn), as_tensor(b, fn)
     if axes is not None:
-        moved = [ax % a.ndim for ax in _reductions.normalize_axes(tuple(axes), a.ndim, fn)]
-        if len(set(moved)) != len(moved):
-            raise ValueError(f"{fn}: axes={axes!r} repeats an axis")
-        a = _shapes.transpose(a, [k for k in range(a.ndim) if k not in moved] + moved)
+        _reductions.normalize_axes(tuple(axes), a.ndim, fn)  # in range, none repeated
+        moved = tuple(_reductions.normalize_axis(ax, a.ndim, fn) for ax in axes)  # in order
+        a = _shapes.transpose(a, tuple(k for k in range(a.ndim) if k not in moved) + moved)
     x_shape = a.shape[b.ndim:] if b.ndim < a.ndim else a.shape
     size = int(np.prod(x_shape, dtype=np.int64))
     if a.size != size * size or b.size != size:
