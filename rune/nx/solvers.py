@@ -498,6 +498,9 @@ def tensorinv(a, ind=2):
 def outer(x1, x2):
     """The outer product of two vectors (numpy.linalg.outer: 1-d operands only).
 
+    Args:
+      x1, x2: vectors (1-d tensors, numpy arrays or lists).
+
     Raises:
       TypeError: an operand is not numeric.
       ValueError: an operand is not 1-d (`nx.outer` flattens instead).
@@ -557,6 +560,10 @@ def diagonal(x, *, offset=0):
 
 def cross(x1, x2, *, axis=-1):
     """The cross product of 3-vectors along `axis` (numpy.linalg.cross: 3-vectors only).
+
+    Args:
+      x1, x2: tensors whose vector axis has 3 entries; the other axes broadcast.
+      axis: the vector axis of both operands and of the result.
 
     Raises:
       TypeError: an operand is not numeric.
