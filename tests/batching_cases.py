@@ -348,6 +348,15 @@ def solve_case(draw):
 
 
 @st.composite
+def lstsq_case(draw):
+    """a tall, square or wide (full rank, singular values apart); b a vector or a matrix."""
+    m, n = draw(sizes), draw(sizes)
+    b_shape = (m,) + tuple(draw(st.lists(sizes, max_size=1)))
+    return Case("lstsq", lambda a, b: P.lstsq(a, b, rcond=1e-12), [(m, n), b_shape],
+                [singular_values_apart, normal], (0, 1))
+
+
+@st.composite
 def rectangular(draw, fn, name):
     m, n = draw(sizes), draw(sizes)
     lead = tuple(draw(st.lists(sizes, max_size=1)))
@@ -583,6 +592,7 @@ CASES = {
     P.pinv_p: st.one_of(
         rectangular(lambda a: P.pinv(a, rcond=1e-15, hermitian=False), "pinv"),
         square(lambda a: P.pinv(a, rcond=1e-15, hermitian=True), positive_definite, "pinv")),
+    P.lstsq_p: lstsq_case(),
     # control flow and custom rules
     rune.calls.control_rules.cond_p: call_case("cond", _cond, 2),
     rune.calls.control_rules.while_p: call_case("while", _while, 1).map(_forward_only),

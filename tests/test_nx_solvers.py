@@ -182,7 +182,7 @@ DERIVATIVES = [
     ("pinv wide stack", nx.linalg.pinv, [(R, (2, 3, 4))]),
     ("pinv square", nx.linalg.pinv, [(R, (3, 3))]),
     ("pinv hermitian", lambda a: nx.linalg.pinv(a + nx.conj(nx.matrix_transpose(a)),
-                                                hermitian=True), [(R, (3, 3))]),
+                                                hermitian=True), [(WC, (3, 3))]),
     ("lstsq x, matrix b", lambda a, b: nx.linalg.lstsq(a, b)[0], [(R, (5, 3)), (R, (5, 2))]),
     ("lstsq wide", lambda a, b: nx.linalg.lstsq(a, b)[0], [(R, (2, 4)), (R, (2,))]),
     ("lstsq residuals and s", lambda a, b: nx.linalg.lstsq(a, b)[1] + nx.sum(

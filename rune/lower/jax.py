@@ -221,6 +221,7 @@ LOWERINGS.update({
     "svd_vectors": lambda a, which: jnp.linalg.svd(a, full_matrices=False)[
         0 if which == "u" else 2],
     "pinv": lambda a, rcond, hermitian: jnp.linalg.pinv(a, rtol=rcond, hermitian=hermitian),
+    "lstsq": lambda a, b, rcond: jnp.linalg.lstsq(a, b, rcond=rcond)[0],
     "convolve": _convolve,
     # fft
     "fft": lambda x, axes: jnp.fft.fftn(x, axes=axes),

@@ -112,8 +112,9 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_UNSET):
 def lstsq(a, b, rcond=None):
     """The least-squares solution x of a @ x = b (numpy.linalg.lstsq).
 
-    x is pinv(a, rcond) @ b, the solution of least norm; its derivative is
-    pinv's, exact where the rank of a is constant.
+    x is pinv(a, rcond) @ b, the solution of least norm, computed as numpy
+    does (LAPACK's gelsd); its derivative is pinv's (Golub and Pereyra),
+    exact where the rank of a is constant.
 
     Args:
       a: a matrix (M, N) (numpy's lstsq does not take stacks).
@@ -151,7 +152,7 @@ def lstsq(a, b, rcond=None):
     a, b = _m.astype(a, dtype), _m.astype(b, dtype)
     m, n = a.shape
     rcond = np.finfo(dtype).eps * max(m, n) if rcond is None else _tolerance(rcond, fn, "rcond")
-    x = matmul(_p.pinv(a, rcond=rcond, hermitian=False), b)
+    x = _p.lstsq(a, b, rcond=rcond)
     s = _singular_values(a)
     cutoff = _reductions.max(s) * rcond if s.shape[0] else 0.0
     rank = _m.astype(count_nonzero(s > cutoff), np.int32)
@@ -320,10 +321,18 @@ def cond(x, p=None):
             r = smallest / largest if p == -2 else largest / smallest
         else:
             r = _norm_times_inverse_norm(_square(x, fn, "x"), p)
-        # numpy: NaN (0/0, inf/inf) means inf, unless x itself holds a NaN
-        matrix_axes = (x.ndim - 2, x.ndim - 1)
-        nan_free = _c.logical_not(_reductions.any(_c.isnan(x), axis=matrix_axes))
-        return _c.where(_c.logical_and(_c.isnan(r), nan_free), np.inf, r)
+        return _nan_means_inf(r, x)
+
+
+def _nan_means_inf(r, x):
+    """numpy's rule: a NaN condition number (0/0, inf/inf) is inf, unless x holds a NaN."""
+    try:
+        if not np.isnan(r._concrete("nx.linalg.cond", lossless=True)).any():
+            return r  # the common case, without six more operations
+    except TracedValueError:
+        pass
+    nan_free = _c.logical_not(_reductions.any(_c.isnan(x), axis=(x.ndim - 2, x.ndim - 1)))
+    return _c.where(_c.logical_and(_c.isnan(r), nan_free), np.inf, r)
 
 
 def _norm_times_inverse_norm(x, p):

@@ -1,4 +1,4 @@
-"""The Moore-Penrose pseudo-inverse, with Golub and Pereyra's derivative.
+"""The Moore-Penrose pseudo-inverse and least squares, with Golub and Pereyra's derivative.
 
 numpy computes A+ from the SVD, dropping the singular values at or below
 rcond times the largest. Where the rank of A does not change (no singular
@@ -11,6 +11,12 @@ JAX uses. Where the rank changes, A+ jumps: it has no derivative there, and
 the rule gives the derivative along perturbations that keep the rank.
 The products are ordered as JAX orders them: m x n A with m >= n multiplies
 the n x n factors first, m < n the m x m ones.
+
+The least-squares solution of least norm, x = A+ b, is LAPACK's gelsd for
+its value (numpy's lstsq, several times faster than forming A+), and the
+same rule applied to b for its derivative:
+
+    dx = -A+ dA x + A+ A+^H dA^H (b - A x) + (I - A+ A) dA^H A+^H x + A+ db
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import numpy as np
 
 from ..core import Primitive, binder
 from .elementwise import multiply
+from . import shape as _shape
 from .linalg import _adjoint, _result_dtype, _single_matrix_batch, matmul
 
 
@@ -55,3 +62,43 @@ pinv_p = Primitive("pinv", _pinv_impl, _pinv_abstract)
 pinv_p.jvp_rules = (_pinv_jvp,)
 pinv_p.batch = _single_matrix_batch(pinv_p)
 pinv = binder(pinv_p)
+
+
+def _lstsq_impl(a, b, rcond):
+    return np.linalg.lstsq(a, b, rcond=rcond)[0]
+
+
+def _np_solution(a, b):
+    return np.linalg.lstsq(a, b)[0]
+
+
+def _lstsq_abstract(a, b, rcond):
+    return (a.shape[-1],) + b.shape[1:], _result_dtype(_np_solution, a.dtype, b.dtype)
+
+
+def _lstsq_jvp_a(t, x, a, b, rcond):
+    p = pinv(a, rcond=rcond, hermitian=False)
+    t_h, p_h = _adjoint(t), _adjoint(p)
+    residual = b - matmul(a, x)
+    right = matmul(t_h, matmul(p_h, x))  # dA^H A+^H x
+    return (matmul(p, matmul(p_h, matmul(t_h, residual))) + right
+            - matmul(p, matmul(a, right)) - matmul(p, matmul(t, x)))
+
+
+def _lstsq_batch(values, dims, rcond):
+    # numpy's lstsq takes one matrix; a stack solves as pinv(a) @ b, the same
+    # solution (to rounding) in one vectorized product
+    a, b = (v if d is None else _shape._move_to_front(v, d) for v, d in zip(values, dims))
+    column = len(b.shape) - (dims[1] is not None) == 1  # b is a vector in each example
+    if column:
+        b = _shape.reshape(b, shape=b.shape + (1,))
+    x = matmul(pinv(a, rcond=rcond, hermitian=False), b)
+    return (_shape.reshape(x, shape=x.shape[:-1]) if column else x), 0
+
+
+# lstsq(a, b, rcond=...): a an (M, N) matrix, b (M,) or (M, K); x of least norm
+lstsq_p = Primitive("lstsq", _lstsq_impl, _lstsq_abstract)
+lstsq_p.jvp_rules = (_lstsq_jvp_a,
+                     lambda t, x, a, b, rcond: matmul(pinv(a, rcond=rcond, hermitian=False), t))
+lstsq_p.batch = _lstsq_batch
+lstsq = binder(lstsq_p)
