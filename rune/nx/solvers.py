@@ -94,8 +94,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_UNSET):
     >>> from rune import nx
     >>> print(nx.linalg.pinv(nx.array([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])))
     float64 [2, 3]
-    [[1,   0, 0],
-     [0, 0.5, 0]]
+    [[  1,   0,   0],
+     [  0, 0.5,   0]]
     """
     fn = "nx.linalg.pinv"
     a = _inexact(_square(a, fn) if hermitian else _matrices(a, fn))
@@ -110,7 +110,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_UNSET):
 
 
 def lstsq(a, b, rcond=None):
-    """The least-squares solution x of a @ x = b (numpy.linalg.lstsq).
+    r"""The least-squares solution x of a @ x = b (numpy.linalg.lstsq).
 
     x is pinv(a, rcond) @ b, the solution of least norm, computed as numpy
     does (LAPACK's gelsd); its derivative is pinv's (Golub and Pereyra),
@@ -138,8 +138,8 @@ def lstsq(a, b, rcond=None):
     >>> from rune import nx
     >>> x, residuals, rank, s = nx.linalg.lstsq(nx.array([[1.0, 0.0], [1.0, 1.0],
     ...                                                  [1.0, 2.0]]), nx.array([1.0, 2.0, 2.0]))
-    >>> print(nx.round(x, 12), nx.round(residuals, 12), rank, sep="\\n")
-    float64 [2] [1.1666666666667, 0.5]
+    >>> print(nx.round(x, 12), nx.round(residuals, 12), rank, sep="\n")
+    float64 [2] [1.166666666667, 0.5]
     float64 [1] [0.166666666667]
     int32 [] 2
     """
@@ -176,7 +176,7 @@ def _full_rank_or_traced(rank, n, fn):
 
 
 def matrix_power(a, n):
-    """a multiplied by itself n times (numpy.linalg.matrix_power), for each matrix
+    r"""a multiplied by itself n times (numpy.linalg.matrix_power), for each matrix
     in a stack: the identity for n = 0, powers of inv(a) for n < 0.
 
     The products are numpy's (repeated squaring beyond n = 3), so the values
@@ -193,13 +193,13 @@ def matrix_power(a, n):
 
     >>> from rune import nx
     >>> a = nx.array([[1.0, 1.0], [0.0, 1.0]])
-    >>> print(nx.linalg.matrix_power(a, 5), nx.linalg.matrix_power(a, -2), sep="\\n")
+    >>> print(nx.linalg.matrix_power(a, 5), nx.linalg.matrix_power(a, -2), sep="\n")
     float64 [2, 2]
     [[1, 5],
      [0, 1]]
     float64 [2, 2]
-    [[1, -2],
-     [0,  1]]
+    [[ 1, -2],
+     [ 0,  1]]
     """
     fn = "nx.linalg.matrix_power"
     a = _square(a, fn)
@@ -517,8 +517,8 @@ def outer(x1, x2):
     >>> from rune import nx
     >>> print(nx.linalg.outer(nx.array([1.0, 2.0]), nx.array([1.0, 10.0])))
     float64 [2, 2]
-    [[1, 10],
-     [2, 20]]
+    [[ 1, 10],
+     [ 2, 20]]
     """
     fn = "nx.linalg.outer"
     x1, x2 = as_tensor(x1, fn), as_tensor(x2, fn)
