@@ -108,6 +108,14 @@ FAMILIES = {
     "linear algebra": lambda x: (nx.linalg.inv(A), nx.linalg.solve(A, x[:, 0]), nx.linalg.det(A),
                                  nx.linalg.slogdet(A), nx.linalg.cholesky(A @ A.T),
                                  nx.linalg.svdvals(x)),
+    "decompositions": lambda x: (nx.linalg.svd(x), nx.linalg.svd(x, full_matrices=False),
+                                 nx.linalg.eigh(x[:, :3]), nx.linalg.eigvalsh(x[:, 1:], UPLO="U"),
+                                 nx.linalg.eig(A), nx.linalg.qr(x), nx.linalg.qr(x.T, "complete"),
+                                 nx.linalg.qr(x, "r")),
+    "decompositions' gradients": _sum_grad(lambda x: nx.concatenate([
+        nx.linalg.svd(x, full_matrices=False).U, nx.linalg.qr(x.T).Q.T,
+        nx.linalg.eigh(x[:, :3]).eigenvectors, nx.real(nx.linalg.eig(A + x[:, 1:]).eigenvectors),
+    ], axis=1)),
     "det's gradient (the adjugate)": lambda x: (rune.grad(nx.linalg.det)(A + x[:, :3]),
                                                 rune.grad(nx.linalg.det)(x[:, :3] * 0.0 + 1.0)),
     "solvers (pinv's primitive; the rest compose)": lambda x: (

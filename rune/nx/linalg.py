@@ -14,12 +14,14 @@ from ..primitives import linalg as _l
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from .creation import as_tensor
+from .decompositions import eig, eigh, eigvals, eigvalsh, qr, svd
 from .reductions import normalize_axes
 
 __all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm", "vector_norm", "matrix_norm",
-           "svdvals", "pinv", "lstsq", "matrix_power", "matrix_rank", "cond", "multi_dot",
-           "tensorsolve", "tensorinv", "matmul", "matrix_transpose", "vecdot", "tensordot",
-           "outer", "trace", "diagonal", "cross"]
+           "svdvals", "svd", "eigh", "eigvalsh", "eig", "eigvals", "qr", "pinv", "lstsq",
+           "matrix_power", "matrix_rank", "cond", "multi_dot", "tensorsolve", "tensorinv",
+           "matmul", "matrix_transpose", "vecdot", "tensordot", "outer", "trace", "diagonal",
+           "cross"]
 
 LinAlgError = np.linalg.LinAlgError
 

@@ -24,7 +24,7 @@ from . import products as _products
 from . import reductions as _reductions
 from . import shapes as _shapes
 from .creation import as_tensor, eye
-from .linalg import LinAlgError, _inexact, _square, inv, norm, slogdet, solve
+from .linalg import LinAlgError, _inexact, _square, eigvalsh, inv, norm, slogdet, solve
 from .products import matmul
 from .statistics import count_nonzero
 from .tensor import Tensor, TracedValueError
@@ -238,9 +238,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):  # noqa: N803  (num
         unless it is all zeros.
       tol: the absolute tolerance (a number, or an array broadcasting over
         the stack); default rtol times the largest singular value.
-      hermitian: accepted as numpy does; the singular values come from the
-        SVD either way (numpy's eigenvalue route gives the same for a
-        Hermitian A).
+      hermitian: A is Hermitian: the singular values are then the absolute
+        eigenvalues (eigvalsh, reading the lower triangle), as in numpy.
       rtol: the relative tolerance; default max(M, N) * eps.
 
     Returns:
@@ -260,7 +259,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):  # noqa: N803  (num
         raise ValueError(f"{fn}: give tol or rtol, not both (tol={tol!r}, rtol={rtol!r})")
     if A.ndim < 2:
         return _m.astype(_reductions.any(A != 0), np.int64)
-    s = _singular_values(_inexact(A))
+    A = _inexact(A)  # noqa: N806
+    s = _m.abs(eigvalsh(A)) if hermitian else _singular_values(A)
     if tol is None:
         rtol = _default_rtol(s) if rtol is None else _tolerance(rtol, fn, "rtol")
         largest = _reductions.max(s, axis=-1, keepdims=True) if s.shape[-1] else 0.0
