@@ -27,6 +27,7 @@ from rune.primitives import elementwise as E
 from rune.primitives import fft as F
 from rune.primitives import indexing as I
 from rune.primitives import linalg as L
+from rune.primitives import pseudoinverse as P
 from rune.primitives import reduce as R
 from rune.primitives import shape as S
 from rune.primitives import sorting as O
@@ -365,6 +366,15 @@ def solve_case(draw):
 
 
 @st.composite
+def lstsq_case(draw):
+    """a tall, square or wide (full rank, singular values apart); b a vector or a matrix."""
+    m, n = draw(sizes), draw(sizes)
+    b_shape = (m,) + tuple(draw(st.lists(sizes, max_size=1)))
+    return Case("lstsq", lambda a, b: P.lstsq(a, b, rcond=1e-12), [(m, n), b_shape],
+                [singular_values_apart, normal], (0, 1))
+
+
+@st.composite
 def rectangular(draw, fn, name):
     m, n = draw(sizes), draw(sizes)
     lead = tuple(draw(st.lists(sizes, max_size=1)))
@@ -608,6 +618,10 @@ CASES = {
     L.svd_vectors.primitive: st.sampled_from(["u", "vh"]).flatmap(lambda which: rectangular(
         lambda a: L.svd_vectors(a, which=which), "svd_vectors")),
     L.singular_values.primitive: rectangular(L.singular_values, "singular_values"),
+    P.pinv_p: st.one_of(
+        rectangular(lambda a: P.pinv(a, rcond=1e-15, hermitian=False), "pinv"),
+        square(lambda a: P.pinv(a, rcond=1e-15, hermitian=True), positive_definite, "pinv")),
+    P.lstsq_p: lstsq_case(),
     D.svd_full_vectors.primitive: st.sampled_from(["u", "vh"]).flatmap(lambda which: rectangular(
         lambda a: D.svd_full_vectors(a, which=which), "svd_full_vectors")).map(
         lambda case: Case(case.name, case.fn, case.shapes, case.samplers)),  # rule raises

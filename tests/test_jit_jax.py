@@ -118,6 +118,12 @@ FAMILIES = {
     ], axis=1)),
     "det's gradient (the adjugate)": lambda x: (rune.grad(nx.linalg.det)(A + x[:, :3]),
                                                 rune.grad(nx.linalg.det)(x[:, :3] * 0.0 + 1.0)),
+    "solvers (pinv's primitive; the rest compose)": lambda x: (
+        nx.linalg.pinv(x), nx.linalg.pinv(A @ A.T, hermitian=True),
+        nx.linalg.pinv(nx.stack([x, x]), rcond=np.array([1e-15, 0.5])),
+        nx.linalg.lstsq(x.T, x[0])[:2], nx.linalg.cond(x), nx.linalg.cond(A, 1),
+        nx.linalg.matrix_power(A, -3), nx.linalg.matrix_rank(x),
+        rune.grad(lambda x: nx.sum(nx.linalg.pinv(x) ** 2))(x)),
     "searchsorted": lambda x: nx.searchsorted(nx.array([0.0, 1, 2, 3]), x),
     "convolve": lambda x: nx.convolve(x[0], x[1]),
 }

@@ -220,6 +220,8 @@ LOWERINGS.update({
     "singular_values": lambda a: jnp.linalg.svd(a, compute_uv=False),
     "svd_vectors": lambda a, which: jnp.linalg.svd(a, full_matrices=False)[
         0 if which == "u" else 2],
+    "pinv": lambda a, rcond, hermitian: jnp.linalg.pinv(a, rtol=rcond, hermitian=hermitian),
+    "lstsq": lambda a, b, rcond: jnp.linalg.lstsq(a, b, rcond=rcond)[0],
     "svd_full_vectors": lambda a, which: jnp.linalg.svd(a, full_matrices=True)[
         0 if which == "u" else 2],
     # numpy reads one triangle: no symmetrizing of the input (jnp's default)
