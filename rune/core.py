@@ -34,7 +34,11 @@ class Primitive:
     """An operation with rules: the only thing the transformations know.
 
     Attributes (set by the family that defines the primitive):
-      impl(*values, **params): the numpy computation.
+      impl(*values, **params): the numpy computation. Its arguments are numpy
+        arrays, numpy scalars or Python numbers (a constant stays as given). It
+        returns an array, or a numpy scalar where numpy gives one for a 0-d
+        result (ufuncs do): eager `bind` stores the result unconverted, to stay
+        short, so a Tensor's value may be either.
       abstract_eval(*avals, **params) -> (shape, dtype): for jit and the record.
       jvp_rules: one rule per argument, `rule(t, ans, *args, **params)`, giving
         that argument's contribution to the output tangent (JVPs are linear in
@@ -118,9 +122,11 @@ _NO_PARAMS: dict = {}  # shared, never mutated
 def binder(prim, arity=None):
     """The function users and rules call to apply `prim`: `sin(x)`.
 
-    It is `prim.bind` with the eager case of one or two arguments and no
-    parameters written out, because that case is most of the calls: values
-    go straight to numpy. The function carries its primitive as `.primitive`.
+    `arity` 1 or 2 says that `prim` takes exactly that many arguments and no
+    parameters: the function then has the eager case written out, because
+    that case is most of the calls (values go straight to numpy). Any other
+    primitive (None, the default) gets a function that calls `prim.bind`. It
+    carries its primitive as `.primitive` and becomes `prim.call`.
     """
     impl, bind = prim.impl, prim.bind
     if arity == 1:

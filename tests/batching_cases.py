@@ -22,10 +22,12 @@ import rune
 from rune import nx
 from rune.core import Primitive
 from rune.primitives import convolution as V
+from rune.primitives import decompositions as D
 from rune.primitives import elementwise as E
 from rune.primitives import fft as F
 from rune.primitives import indexing as I
 from rune.primitives import linalg as L
+from rune.primitives import pseudoinverse as P
 from rune.primitives import reduce as R
 from rune.primitives import shape as S
 from rune.primitives import sorting as O
@@ -106,6 +108,23 @@ def singular_values_apart(rng, shape):
     v = np.linalg.qr(rng.standard_normal(shape[:-2] + (n, k)))[0]
     s = np.arange(1, k + 1) * (1 + 0.2 * rng.random(shape[:-2] + (k,)))
     return (u * s[..., None, :]) @ np.swapaxes(v, -1, -2)
+
+
+def eigenvalues_apart(rng, shape):
+    """Symmetric matrices with eigenvalues well apart (1, 2, 3... scaled): their
+    eigenvectors are smooth functions of them (eigh reads one triangle)."""
+    n = shape[-1]
+    q = np.linalg.qr(rng.standard_normal(shape))[0]
+    w = np.arange(1, n + 1) * (1 + 0.2 * rng.random(shape[:-2] + (n,)))
+    return (q * w[..., None, :]) @ np.swapaxes(q, -1, -2)
+
+
+def similar_to_diagonal(rng, shape):
+    """V diag(w) V^-1 with V well-conditioned and w apart: eig's vectors are smooth."""
+    n = shape[-1]
+    v = well_conditioned(rng, shape)
+    w = np.arange(1, n + 1) * (1 + 0.2 * rng.random(shape[:-2] + (n,)))
+    return (v * w[..., None, :]) @ np.linalg.inv(v)
 
 
 # ------------------------------------------------------------ cases
@@ -347,10 +366,30 @@ def solve_case(draw):
 
 
 @st.composite
+def lstsq_case(draw):
+    """a tall, square or wide (full rank, singular values apart); b a vector or a matrix."""
+    m, n = draw(sizes), draw(sizes)
+    b_shape = (m,) + tuple(draw(st.lists(sizes, max_size=1)))
+    return Case("lstsq", lambda a, b: P.lstsq(a, b, rcond=1e-12), [(m, n), b_shape],
+                [singular_values_apart, normal], (0, 1))
+
+
+@st.composite
 def rectangular(draw, fn, name):
     m, n = draw(sizes), draw(sizes)
     lead = tuple(draw(st.lists(sizes, max_size=1)))
     return Case(name, fn, [lead + (m, n)], [singular_values_apart], (0,))
+
+
+@st.composite
+def complete_qr_case(draw):
+    """Q of mode='complete': m x m, differentiable unless a is tall (then its last
+    m - n columns are any basis of a complement, and the rule raises)."""
+    m, n = draw(sizes), draw(sizes)
+    lead = tuple(draw(st.lists(sizes, max_size=1)))
+    complete = draw(st.booleans())
+    return Case("qr_q", lambda a: D.qr_q(a, complete=complete), [lead + (m, n)],
+                [singular_values_apart], () if complete and m > n else (0,))
 
 
 @st.composite
@@ -521,7 +560,7 @@ CASES = {
     **{getattr(E, name).primitive: binary(getattr(E, name)) for name in [
         "add", "subtract", "multiply", "arctan2", "maximum", "minimum"]},
     E.divide.primitive: binary(E.divide, (normal, _positive)),
-    E.power.primitive: binary(E.power, (_positive, normal)),
+    E.general_power.primitive: binary(E.power, (_positive, normal)),
     E.mod.primitive: binary(E.mod, (normal, _positive)),
     E.floor_divide.primitive: binary(E.floor_divide, (normal, _positive), ()),
     **{getattr(E, name).primitive: binary(getattr(E, name), (small_ints, small_ints), ())
@@ -579,6 +618,20 @@ CASES = {
     L.svd_vectors.primitive: st.sampled_from(["u", "vh"]).flatmap(lambda which: rectangular(
         lambda a: L.svd_vectors(a, which=which), "svd_vectors")),
     L.singular_values.primitive: rectangular(L.singular_values, "singular_values"),
+    P.pinv_p: st.one_of(
+        rectangular(lambda a: P.pinv(a, rcond=1e-15, hermitian=False), "pinv"),
+        square(lambda a: P.pinv(a, rcond=1e-15, hermitian=True), positive_definite, "pinv")),
+    P.lstsq_p: lstsq_case(),
+    D.svd_full_vectors.primitive: st.sampled_from(["u", "vh"]).flatmap(lambda which: rectangular(
+        lambda a: D.svd_full_vectors(a, which=which), "svd_full_vectors")).map(
+        lambda case: Case(case.name, case.fn, case.shapes, case.samplers)),  # rule raises
+    **{getattr(D, name).primitive: st.booleans().flatmap(lambda lower, name=name: square(
+        lambda a: getattr(D, name)(a, lower=lower), eigenvalues_apart, name))
+       for name in ["eigh_values", "eigh_vectors"]},
+    D.qr_q.primitive: complete_qr_case(),
+    D.qr_r.primitive: rectangular(D.qr_r, "qr_r"),
+    D.eig_values.primitive: square(D.eig_values, similar_to_diagonal),
+    D.eig_vectors.primitive: square(D.eig_vectors, similar_to_diagonal),
     # control flow and custom rules
     rune.calls.control_rules.cond_p: call_case("cond", _cond, 2),
     rune.calls.control_rules.while_p: call_case("while", _while, 1).map(_forward_only),

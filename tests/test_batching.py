@@ -71,6 +71,24 @@ def test_hessian_of_a_squared_matrix_vector_product():
 # ------------------------------------------------ the sweep over every primitive
 
 
+def test_align_batch_lines_up_batch_axes_in_front():
+    # The toolkit the broadcasting families' rules share (rune/primitives/shape.py).
+    from rune.primitives.shape import align_batch
+
+    x = nx.zeros((3, 5, 2, 2))  # batch axis 1 (5 examples), one leading axis, a 2x2 matrix
+    y = nx.zeros((2, 2))  # unbatched: numpy broadcasts it
+    v = nx.zeros((4, 5))  # batch axis 1, a vector per example (elementwise: no core axes)
+    aligned = align_batch([x, y], [1, None], 2)
+    assert [a.shape for a in aligned] == [(5, 3, 2, 2), (2, 2)]
+    assert aligned[1] is y
+    # A batched operand with fewer leading axes gets size-1 axes after its batch axis,
+    # so that its batch axis meets the others' and never another leading axis.
+    aligned = align_batch([x, v], [1, 1], (2, 0))
+    assert [a.shape for a in aligned] == [(5, 3, 2, 2), (5, 4)]
+    aligned = align_batch([v, nx.zeros((5, 3, 4))], [1, 0])
+    assert [a.shape for a in aligned] == [(5, 1, 4), (5, 3, 4)]
+
+
 def test_every_primitive_has_a_batching_case():
     missing = [p.name for p in registry() if p not in CASES]
     assert not missing, f"add a case to tests/batching_cases.py for: {missing}"

@@ -108,8 +108,22 @@ FAMILIES = {
     "linear algebra": lambda x: (nx.linalg.inv(A), nx.linalg.solve(A, x[:, 0]), nx.linalg.det(A),
                                  nx.linalg.slogdet(A), nx.linalg.cholesky(A @ A.T),
                                  nx.linalg.svdvals(x)),
+    "decompositions": lambda x: (nx.linalg.svd(x), nx.linalg.svd(x, full_matrices=False),
+                                 nx.linalg.eigh(x[:, :3]), nx.linalg.eigvalsh(x[:, 1:], UPLO="U"),
+                                 nx.linalg.eig(A), nx.linalg.qr(x), nx.linalg.qr(x.T, "complete"),
+                                 nx.linalg.qr(x, "r")),
+    "decompositions' gradients": _sum_grad(lambda x: nx.concatenate([
+        nx.linalg.svd(x, full_matrices=False).U, nx.linalg.qr(x.T).Q.T,
+        nx.linalg.eigh(x[:, :3]).eigenvectors, nx.real(nx.linalg.eig(A + x[:, 1:]).eigenvectors),
+    ], axis=1)),
     "det's gradient (the adjugate)": lambda x: (rune.grad(nx.linalg.det)(A + x[:, :3]),
                                                 rune.grad(nx.linalg.det)(x[:, :3] * 0.0 + 1.0)),
+    "solvers (pinv's primitive; the rest compose)": lambda x: (
+        nx.linalg.pinv(x), nx.linalg.pinv(A @ A.T, hermitian=True),
+        nx.linalg.pinv(nx.stack([x, x]), rcond=np.array([1e-15, 0.5])),
+        nx.linalg.lstsq(x.T, x[0])[:2], nx.linalg.cond(x), nx.linalg.cond(A, 1),
+        nx.linalg.matrix_power(A, -3), nx.linalg.matrix_rank(x),
+        rune.grad(lambda x: nx.sum(nx.linalg.pinv(x) ** 2))(x)),
     "searchsorted": lambda x: nx.searchsorted(nx.array([0.0, 1, 2, 3]), x),
     "convolve": lambda x: nx.convolve(x[0], x[1]),
 }

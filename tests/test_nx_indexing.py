@@ -73,6 +73,17 @@ def test_getitem_check_grads(index):
     rune.check_grads(_squared_modulus(lambda z: z[index]), (nx.array(Z),), order=2)
 
 
+@pytest.mark.parametrize("index", [None, (None, None), (..., None), (None, ...), (), ...],
+                         ids=_ids)
+def test_a_0d_tensor_takes_new_axes(index):
+    # nx.array(1.0)[None] raised IndexError: the trailing-axes trim read shape[-1] of ()
+    expected = np.float64(1.5)[index]
+    got = nx.array(1.5)[index]
+    assert got.shape == np.shape(expected)
+    np.testing.assert_array_equal(got.numpy(), expected)
+    assert rune.grad(lambda x: nx.sum(x[index] * 3.0))(nx.array(1.5)).item() == 3.0
+
+
 @pytest.mark.parametrize("index", INDICES, ids=_ids)
 def test_getitem_abstract_rule_matches_eager(index):
     if not any(isinstance(i, np.ndarray) and i.dtype == bool

@@ -95,6 +95,17 @@ def test_tensors_are_immutable(m):
         np.asarray(row)[0] = 100.0
 
 
+def test_a_0d_result_converts_like_an_array():
+    # numpy's ufuncs give a numpy scalar for a 0-d input, and eager `bind`
+    # stores what `impl` returns: every numpy conversion must still give an array.
+    t = nx.sin(nx.array(1.0))
+    for converted in (np.asarray(t), np.asarray(t, dtype=np.float32), np.array(t),
+                      np.array(t, dtype=np.float32), t.numpy()):
+        assert type(converted) is np.ndarray and converted.shape == ()
+        assert converted == np.sin(1.0).astype(converted.dtype)
+    assert np.asarray(t, dtype=np.float32).dtype == np.float32
+
+
 def test_len_and_iteration(m):
     assert len(m) == 2
     rows = list(m)

@@ -3,7 +3,8 @@ r"""Read a markdown page into the steps rune.literate runs, with exact offsets.
 This is the one parser behind pytest collection, ``check`` and ``promote``, so
 every rule of the format lives here once: what counts as a fence, which out
 block belongs to which python block, what the directives mean and which
-mistakes are errors.
+mistakes are errors. Its first pass, which reads lines as fences, directives
+and prose, is `rune.literate.scanner`; this module assembles them into steps.
 
 Offsets index the page text exactly as it was read (``newline=""``, so CRLF
 stays CRLF); ``promote`` edits the page through these offsets and never
@@ -14,8 +15,6 @@ the line ending.
 from __future__ import annotations
 
 import os
-import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from .compare import require_text
@@ -31,407 +30,20 @@ from .page import (  # noqa: F401 -- re-exported: the parser's results
     TeardownBlock,
     split_lines,
 )
+from .scanner import (  # noqa: F401 -- DIRECTIVES and fence_language re-exported
+    BETWEEN_DIRECTIVES,
+    BLOCK_DIRECTIVES,
+    BYTE_ORDER_MARK,
+    DIRECTIVES,
+    OUT_LANGUAGE,
+    PYTHON_LANGUAGES,
+    UNRUNNABLE_PYTHON,
+    Directive,
+    Other,
+    Scanner,
+    fence_language,
+)
 from .session import PYCON_LANGUAGES, SHELL_LANGUAGES, Example, parse_session, prompts_for
-
-PYTHON_LANGUAGES = frozenset({"python", "py", "python3", "py3"})
-# Fences that name a Python the runner cannot run: an error, never a silent non-test.
-_UNRUNNABLE_PYTHON = frozenset({"python2", "py2", "ipython", "ipython3"})
-OUT_LANGUAGE = "out"
-BYTE_ORDER_MARK = "\ufeff"
-
-DIRECTIVE_PREFIX = "literate:"
-DIRECTIVES = (
-    "skip", "skip start", "skip end", "nondeterministic", "raises", "clear", "setup", "out",
-    "timeout", "page timeout", "teardown", "name", "shell",
-)
-# Directives holding a hidden python block, up to a --> line of its own.
-_HIDDEN_BLOCK_DIRECTIVES = ("setup", "teardown")
-# Directives followed by a number of seconds.
-_TIMEOUT_DIRECTIVES = frozenset({"timeout", "page timeout"})
-# Directives that modify the next python block (the others are steps of their own).
-_BLOCK_DIRECTIVES = frozenset({"skip", "nondeterministic", "raises", "timeout", "name"})
-# `skip if CONDITION because REASON`: both parts optional, in that order.
-_SKIP_WITH = re.compile(r"skip(?:\s+if\s+(?P<condition>.+?))?(?:\s+because\s+(?P<reason>.+))?",
-                        re.DOTALL)
-_BLOCK_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
-# Directives that may also stand between a python block and its out block.
-# `out` must stand right before a fence: it makes that fence the out block,
-# whatever its language (a ```mermaid diagram, say).
-_BETWEEN_DIRECTIVES = frozenset({"nondeterministic", "raises", "out"})
-
-# A fence may sit inside block quotes (">"), be indented (list items,
-# admonitions, content tabs) or follow a list bullet on the same line.
-_FENCE_OPEN = re.compile(
-    r"(?P<quote>(?:[ \t]*>)*)(?P<indent>[ \t]*)(?P<bullet>(?:[-*+]|\d{1,9}[.)])[ \t]+)?"
-    r"(?P<marker>`{3,}|~{3,})(?P<info>.*)"
-)
-_FENCE_CLOSE = re.compile(r"(?P<quote>(?:[ \t]*>)*)(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})[ \t]*")
-_COMMENT_START = re.compile(r"(?:[ \t]*>)*[ \t]*<!--(?P<rest>.*)")
-_DIRECTIVE_BODY = re.compile(r"\s*literate\s*:(?P<body>.*)")
-# A comment that was meant as a directive but is not written as one:
-# `<!-- literate skip -->`, `<!-- Literate: skip -->`, `<!--- literate: skip --->`.
-_DIRECTIVE_LOOKALIKE = re.compile(
-    r"-*\s*literate\s*(?P<separator>[:=]?)\s*(?P<word>[a-z]*)", re.IGNORECASE
-)
-_DIRECTIVE_WORDS = frozenset(name.split()[0] for name in DIRECTIVES)
-# Lines that open a container whose content is indented (list items, mkdocs
-# admonitions and content tabs, definitions, footnotes): a fence indented
-# under one of them is still a fence.
-_CONTAINER_OPENER = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|!!!|\?\?\?|===|:[ \t]|\[\^)")
-_COMMENT_END_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*-->[ \t]*")
-
-
-@dataclass(frozen=True)
-class _Directive:
-    name: str
-    line: Line
-    seconds: float | None = None  # the argument of a timeout directive
-    argument: str | None = None  # a name directive's name
-    condition: str | None = None  # skip if CONDITION
-    reason: str | None = None  # skip because REASON
-
-
-@dataclass(frozen=True)
-class _Other:
-    """Prose or an ordinary HTML comment: anything that separates blocks."""
-
-    line: Line
-
-
-def fence_language(info: str) -> str:
-    """The language named by a fence's info string, lower-cased.
-
-    Attributes after the language are allowed, and so is the attribute-list
-    form ``{ .python title="x" }`` of pymdownx superfences.
-
-    >>> fence_language('python title="x.py"')
-    'python'
-    >>> fence_language('{ .py linenums="1" }')
-    'py'
-    >>> fence_language('{python}')
-    'python'
-    """
-    info = info.strip()
-    if info.startswith("{"):
-        # `{ .python }` (pymdownx) or `{python}` (Quarto, R Markdown).
-        match = re.search(r"\.([\w+-]+)", info) or re.match(r"\{\s*([\w+-]+)", info)
-        return match.group(1).lower() if match else ""
-    return info.split(maxsplit=1)[0].lower() if info else ""
-
-
-def _is_blank(text: str) -> bool:
-    # A line holding only block-quote markers is blank inside its quote.
-    return not text.strip(" \t>")
-
-
-class _Scanner:
-    """First pass: turn lines into fences, directives, setup blocks and prose."""
-
-    def __init__(self, text: str, path: str) -> None:
-        self.path = path
-        self.lines = split_lines(text)
-        if text.startswith(BYTE_ORDER_MARK) and self.lines:
-            # The mark is kept in the text (promote writes it back) but is no
-            # part of the first line, as for MkDocs: a fence may open the page.
-            first = self.lines[0]
-            self.lines[0] = Line(1, 1, first.content_end, first.end, first.text[1:], first.eol)
-
-    def error(self, line: int, message: str) -> LiterateSyntaxError:
-        return LiterateSyntaxError(self.path, line, message)
-
-    def tokens(self) -> list:
-        tokens: list = []
-        index = 0
-        while index < len(self.lines):
-            line = self.lines[index]
-            opening = _match_fence_open(line.text)
-            if opening and not self.shown_as_text(index, opening):
-                fence, index = self.read_fence(index, opening)
-                tokens.append(fence)
-                continue
-            if opening:  # an indented code block: markdown shows the fence as text
-                tokens.append(_Other(line))
-                index = self.skip_shown_fence(index, opening)
-                continue
-            comment = _COMMENT_START.fullmatch(line.text)
-            if comment:
-                token, index = self.read_comment(index, comment["rest"])
-                tokens.append(token)
-                continue
-            if not _is_blank(line.text):
-                tokens.append(_Other(line))
-            index += 1
-        return tokens
-
-    def shown_as_text(self, index: int, opening: re.Match) -> bool:
-        """Whether a fence indented four columns past its container is text.
-
-        Markdown shows it as an indented code block (after a blank line) or as
-        part of the paragraph above it, so it is not run: a fence under a list
-        item, admonition or content tab only counts as indented by the
-        columns past that container's content.
-        """
-        if opening["quote"] or opening["bullet"]:
-            return False
-        column = _indent_columns(opening["indent"])
-        if column < 4:
-            return False
-        after_blank = False
-        for position in range(index - 1, max(-1, index - 201), -1):
-            earlier = self.lines[position].text
-            if _is_blank(earlier):
-                after_blank = True
-                continue
-            if _indent_columns(earlier) < column:
-                if after_blank and not _CONTAINER_OPENER.match(earlier):
-                    # A paragraph ended above the blank line; the container it
-                    # belongs to (a list item wrapping onto lines indented less
-                    # than this fence) is opened by the paragraph's first line.
-                    earlier = self.paragraph_start(position)
-                opener = _CONTAINER_OPENER.match(earlier)
-                return opener is None or column - _indent_columns(earlier) >= 8
-        return True
-
-    def paragraph_start(self, index: int) -> str:
-        """The first line of the paragraph holding line ``index``."""
-        while index > 0 and not _is_blank(self.lines[index - 1].text):
-            index -= 1
-        return self.lines[index].text
-
-    def skip_shown_fence(self, index: int, opening: re.Match) -> int:
-        """The index after a fence that markdown shows as text (or after its first line)."""
-        closing = self.closing_line(index, opening)
-        return index + 1 if closing is None else closing + 1
-
-    def closing_line(self, index: int, opening: re.Match) -> int | None:
-        """The index of the line closing the fence opened at ``index``, or None."""
-        marker = opening["marker"]
-        quote_depth = opening["quote"].count(">")
-        # CommonMark lets a closing fence be indented up to three spaces more.
-        max_close_indent = len((opening["indent"] + (opening["bullet"] or "")).expandtabs(4)) + 3
-        for position in range(index + 1, len(self.lines)):
-            match = _FENCE_CLOSE.fullmatch(self.lines[position].text)
-            if (
-                match
-                and match["marker"][0] == marker[0]
-                and len(match["marker"]) >= len(marker)
-                and match["quote"].count(">") == quote_depth
-                and len(match["indent"].expandtabs(4)) <= max_close_indent
-            ):
-                return position
-        return None
-
-    def read_fence(self, index: int, opening: re.Match) -> tuple[Fence, int]:
-        first = self.lines[index]
-        marker = opening["marker"]
-        bullet = opening["bullet"] or ""
-        prefix = opening["quote"] + opening["indent"] + " " * len(bullet)
-        end = self.closing_line(index, opening)
-        if end is None:
-            raise self.error(
-                first.number,
-                f"the {marker}{opening['info'].strip()} fence opened here is never closed: "
-                f"expected a closing {marker} line before the end of the file",
-            )
-        body = [self.dedent(line, prefix, first.number) for line in self.lines[index + 1 : end]]
-        closing = self.lines[end]
-        fence = Fence(
-            line=first.number,
-            end_line=closing.number,
-            info=opening["info"].strip(),
-            language=fence_language(opening["info"]),
-            marker=marker,
-            prefix=prefix,
-            start=first.start,
-            body_start=first.end,
-            body_end=closing.start,
-            end=closing.content_end,
-            eol=first.eol,
-            body_lines=tuple(body),
-        )
-        return fence, closing.number  # the index of the line after the closing fence
-
-    def dedent(self, line: Line, prefix: str, opened_at: int) -> str:
-        if line.text.startswith(prefix):
-            return line.text[len(prefix) :]
-        if _is_blank(line.text):
-            return ""
-        raise self.error(
-            line.number,
-            f"this line does not start with {prefix!r} like the code block opened at line "
-            f"{opened_at}, so markdown would end that block here; indent it like the block "
-            f"or close the block before it",
-        )
-
-    def read_comment(self, index: int, rest: str) -> tuple[object, int]:
-        line = self.lines[index]
-        directive = _DIRECTIVE_BODY.match(rest)
-        if directive is None:
-            self.check_not_lookalike(rest, line.number)
-            return _Other(line), self.skip_comment(index, rest)
-        body = directive["body"]
-        if "-->" not in body:
-            name = " ".join(body.split())
-            if name in _HIDDEN_BLOCK_DIRECTIVES:
-                return self.read_setup(index, name)
-            self.check_known(name, line.number)
-            raise self.error(
-                line.number,
-                f"the `{name}` directive must be on one line: close it with --> on this line "
-                f"(only `setup` and `teardown` span several lines)",
-            )
-        name, after = body.split("-->", 1)
-        name = " ".join(name.split())
-        if after.strip():
-            raise self.error(
-                line.number,
-                f"expected nothing after the `{name}` directive's -->, found {after.strip()!r}; "
-                f"put the directive on a line of its own",
-            )
-        with_argument = self.directive_with_argument(name, line)
-        if with_argument is not None:
-            return with_argument, index + 1
-        name, seconds = self.split_argument(name, line.number)
-        self.check_known(name, line.number)
-        if name in _HIDDEN_BLOCK_DIRECTIVES:
-            raise self.error(
-                line.number,
-                f"`{name}` needs a python block inside it: write <!-- literate: {name} on one "
-                f"line, then a ```python block, then --> on a line of its own",
-            )
-        return _Directive(name, line, seconds), index + 1
-
-    def directive_with_argument(self, text: str, line: Line) -> _Directive | None:
-        """``skip if CONDITION because REASON`` or ``name NAME``, checked; else None."""
-        skip = _SKIP_WITH.fullmatch(text)
-        if skip and (skip["condition"] or skip["reason"]):
-            condition = skip["condition"]
-            if condition is not None:
-                try:
-                    compile(condition, self.path, "eval")
-                except SyntaxError as error:
-                    raise self.error(
-                        line.number,
-                        f"the skip condition {condition!r} is not a Python expression "
-                        f"({error.msg}); write "
-                        f"<!-- literate: skip if EXPRESSION because REASON -->",
-                    ) from None
-            return _Directive("skip", line, condition=condition, reason=skip["reason"])
-        if text == "name" or text.startswith("name "):
-            name = text[len("name"):].strip()
-            if not _BLOCK_NAME.fullmatch(name):
-                raise self.error(
-                    line.number,
-                    f"a block name may hold only letters, digits, '_', '-' and '.' (it becomes "
-                    f"the test id page.md::NAME); found {name or 'nothing'!r}",
-                )
-            return _Directive("name", line, argument=name)
-        return None
-
-    def split_argument(self, name: str, line: int) -> tuple[str, float | None]:
-        """``timeout 30`` -> ("timeout", 30.0); other directives take no argument."""
-        for directive in _TIMEOUT_DIRECTIVES:
-            if name == directive or name.startswith(directive + " "):
-                argument = name[len(directive) :].strip()
-                try:
-                    seconds = float(argument)
-                except ValueError:
-                    seconds = float("nan")
-                if not 0 < seconds < float("inf"):
-                    raise self.error(
-                        line,
-                        f"`{directive}` needs a positive number of seconds, as in "
-                        f"<!-- literate: {directive} 30 -->; found {argument or 'nothing'!r}",
-                    )
-                return directive, seconds
-        return name, None
-
-    def check_known(self, name: str, line: int) -> None:
-        if name not in DIRECTIVES:
-            raise self.error(
-                line,
-                f"unknown directive {name!r} after `{DIRECTIVE_PREFIX}`; expected one of: "
-                f"{_known_directives()}",
-            )
-
-    def check_not_lookalike(self, rest: str, line: int) -> None:
-        """A comment written almost like a directive is an error, never silently ignored."""
-        lookalike = _DIRECTIVE_LOOKALIKE.match(rest)
-        if lookalike and (
-            lookalike["separator"] or lookalike["word"].lower() in _DIRECTIVE_WORDS
-        ):
-            raise self.error(
-                line,
-                f"this comment looks like a literate directive but is not written as one, so it "
-                f"would be ignored; write <!-- {DIRECTIVE_PREFIX} NAME --> (lower case, a colon, "
-                f"two dashes at each end) with NAME one of: {_known_directives()}",
-            )
-
-    def skip_comment(self, index: int, rest: str) -> int:
-        if "-->" in rest:
-            return index + 1
-        for position in range(index + 1, len(self.lines)):
-            if "-->" in self.lines[position].text:
-                return position + 1
-        raise self.error(
-            self.lines[index].number,
-            "this HTML comment is never closed with -->, which would hide the rest of the page",
-        )
-
-    def read_setup(self, index: int, kind: str) -> tuple[SetupBlock | TeardownBlock, int]:
-        opened_at = self.lines[index].number
-        index = self.skip_blank(index + 1)
-        opening = _match_fence_open(self.lines[index].text) if index < len(self.lines) else None
-        if opening is None or fence_language(opening["info"]) not in PYTHON_LANGUAGES:
-            found = (
-                repr(self.lines[index].text) if index < len(self.lines) else "the end of the file"
-            )
-            raise self.error(
-                self.lines[index].number if index < len(self.lines) else opened_at,
-                f"expected a ```python block inside the {kind} comment opened at line {opened_at}, "
-                f"found {found}",
-            )
-        fence, index = self.read_fence(index, opening)
-        index = self.skip_blank(index)
-        if index >= len(self.lines):
-            raise self.error(
-                opened_at,
-                f"this {kind} comment is never closed: expected --> on a "
-                "line of its own after its python block",
-            )
-        if not _COMMENT_END_LINE.fullmatch(self.lines[index].text):
-            raise self.error(
-                self.lines[index].number,
-                f"expected --> to close the {kind} comment opened at line {opened_at}, "
-                f"found {self.lines[index].text!r}",
-            )
-        hidden = SetupBlock if kind == "setup" else TeardownBlock
-        return hidden(fence=fence, line=opened_at, skip=False), index + 1
-
-    def skip_blank(self, index: int) -> int:
-        while index < len(self.lines) and _is_blank(self.lines[index].text):
-            index += 1
-        return index
-
-
-def _known_directives() -> str:
-    names = ", ".join(name + " SECONDS" if name in _TIMEOUT_DIRECTIVES
-                      else "name NAME" if name == "name" else name for name in DIRECTIVES)
-    return names + " (skip may add `if CONDITION` and `because REASON`)"
-
-
-def _indent_columns(text: str) -> int:
-    """How many columns of white space ``text`` starts with (tabs to 4)."""
-    return len(text[: len(text) - len(text.lstrip(" \t"))].expandtabs(4))
-
-
-def _match_fence_open(text: str) -> re.Match | None:
-    match = _FENCE_OPEN.fullmatch(text)
-    # A backtick "fence" whose info string holds a backtick is inline code.
-    if match is None or (match["marker"][0] == "`" and "`" in match["info"]):
-        return None
-    return match
-
 
 class _Assembler:
     """Second pass: attach out blocks and directives to python blocks."""
@@ -439,9 +51,9 @@ class _Assembler:
     def __init__(self, tokens: list, path: str) -> None:
         self.tokens = tokens
         self.path = path
-        self.pending: list[_Directive] = []  # directives waiting for the next python block
+        self.pending: list[Directive] = []  # directives waiting for the next python block
         self.skip_start: int | None = None  # line of an open `skip start`
-        self.page_timeout: _Directive | None = None
+        self.page_timeout: Directive | None = None
         self.names: dict[str, int] = {}  # block names given so far, and their lines
         self.shell = False  # a `shell` directive came: shell blocks run
 
@@ -454,7 +66,7 @@ class _Assembler:
         while index < len(self.tokens):
             token = self.tokens[index]
             index += 1
-            if isinstance(token, _Directive):
+            if isinstance(token, Directive):
                 if token.name == "out":  # one that python_block did not take
                     raise self.misplaced_out(token, self.tokens[index : index + 1])
                 step = self.directive(token)
@@ -463,13 +75,13 @@ class _Assembler:
             elif isinstance(token, (SetupBlock, TeardownBlock)):
                 self.expect_no_pending(token)
                 steps.append(type(token)(token.fence, token.line, skip=self.skip_start is not None))
-            elif isinstance(token, _Other):
+            elif isinstance(token, Other):
                 self.expect_no_pending(token)
             elif (token.language in PYTHON_LANGUAGES or token.language in PYCON_LANGUAGES
                   or (self.shell and token.language in SHELL_LANGUAGES)):
                 block, index = self.python_block(token, index)
                 steps.append(block)
-            elif token.language in _UNRUNNABLE_PYTHON:
+            elif token.language in UNRUNNABLE_PYTHON:
                 raise self.error(
                     token.line,
                     f"the {token.marker}{token.language} fence names Python but rune.literate "
@@ -498,9 +110,9 @@ class _Assembler:
             raise self.error(self.skip_start, "`skip start` has no matching `skip end` after it")
         return steps
 
-    def directive(self, token: _Directive) -> ClearNamespace | None:
+    def directive(self, token: Directive) -> ClearNamespace | None:
         name, line = token.name, token.line.number
-        if name in _BLOCK_DIRECTIVES:
+        if name in BLOCK_DIRECTIVES:
             self.pending.append(token)
             return None
         self.expect_no_pending(token)
@@ -527,7 +139,7 @@ class _Assembler:
             return ClearNamespace(line=line, skip=self.skip_start is not None)
         return None
 
-    def misplaced_out(self, token: _Directive, following: list) -> LiterateSyntaxError:
+    def misplaced_out(self, token: Directive, following: list) -> LiterateSyntaxError:
         if following and isinstance(following[0], Fence):
             problem = (
                 f"it marks {_describe(following[0])} as the out block of a python block, but "
@@ -557,7 +169,7 @@ class _Assembler:
         # Directives between a python block and an out block belong to that block.
         between = []
         lookahead = index
-        while lookahead < len(self.tokens) and isinstance(self.tokens[lookahead], _Directive):
+        while lookahead < len(self.tokens) and isinstance(self.tokens[lookahead], Directive):
             between.append(self.tokens[lookahead])
             lookahead += 1
         following = self.tokens[lookahead] if lookahead < len(self.tokens) else None
@@ -574,7 +186,7 @@ class _Assembler:
                 )
             out = following
             for directive in between:
-                if directive.name not in _BETWEEN_DIRECTIVES:
+                if directive.name not in BETWEEN_DIRECTIVES:
                     raise self.error(
                         directive.line.number,
                         f"`{directive.name}` cannot stand between the python block at line "
@@ -648,7 +260,7 @@ class _Assembler:
             )
         return examples
 
-    def expect_out_last(self, between: list[_Directive], out: Fence) -> None:
+    def expect_out_last(self, between: list[Directive], out: Fence) -> None:
         """`out` stands right before its fence, so that removing the out block removes it too."""
         for directive, after in zip(between, between[1:]):
             if directive.name == "out":
@@ -662,9 +274,9 @@ class _Assembler:
 
 def _describe(token: object) -> str:
     """Name a token for an error message: what was found, and where."""
-    if isinstance(token, _Directive):
+    if isinstance(token, Directive):
         return f"the `{token.name}` directive at line {token.line.number}"
-    if isinstance(token, _Other):
+    if isinstance(token, Other):
         return f"text at line {token.line.number}"
     if isinstance(token, (SetupBlock, TeardownBlock)):
         kind = "setup" if isinstance(token, SetupBlock) else "teardown"
@@ -695,7 +307,7 @@ def parse_page(text: str, path: str = "<page>") -> Page:
     a.md:1: this out block does not follow a python block (it comes after the start of the page)
     """
     require_text("parse_page", text=text, path=path)
-    tokens = _Scanner(text, path).tokens()
+    tokens = Scanner(text, path).tokens()
     assembler = _Assembler(tokens, path)
     steps = tuple(assembler.steps())
     timeout = assembler.page_timeout.seconds if assembler.page_timeout else None

@@ -250,6 +250,19 @@ LOWERINGS.update({
     "singular_values": lambda a: jnp.linalg.svd(a, compute_uv=False),
     "svd_vectors": lambda a, which: jnp.linalg.svd(a, full_matrices=False)[
         0 if which == "u" else 2],
+    "pinv": lambda a, rcond, hermitian: jnp.linalg.pinv(a, rtol=rcond, hermitian=hermitian),
+    "lstsq": lambda a, b, rcond: jnp.linalg.lstsq(a, b, rcond=rcond)[0],
+    "svd_full_vectors": lambda a, which: jnp.linalg.svd(a, full_matrices=True)[
+        0 if which == "u" else 2],
+    # numpy reads one triangle: no symmetrizing of the input (jnp's default)
+    "eigh_values": lambda a, lower: jnp.linalg.eigh(a, UPLO="L" if lower else "U",
+                                                    symmetrize_input=False)[0],
+    "eigh_vectors": lambda a, lower: jnp.linalg.eigh(a, UPLO="L" if lower else "U",
+                                                     symmetrize_input=False)[1],
+    "qr_q": lambda a, complete: jnp.linalg.qr(a, mode="complete" if complete else "reduced")[0],
+    "qr_r": lambda a: jnp.linalg.qr(a, mode="r"),
+    "eig_values": jnp.linalg.eigvals,
+    "eig_vectors": lambda a: jnp.linalg.eig(a)[1],
     "convolve": _convolve,
     # fft
     "fft": lambda x, axes: jnp.fft.fftn(x, axes=axes),

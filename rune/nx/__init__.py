@@ -7,6 +7,7 @@ composition of primitives, so every transformation applies to it.
 import sys as _sys
 
 from . import comparisons, creation, differences, dtypes, indexing, math, more_math, products
+from . import trigonometry
 from . import averages, reductions, shapes
 from . import aliases, building, calculus, elementwise, sorting, statistics
 from . import rearranging, stacking
@@ -16,6 +17,7 @@ from .tensor import Tensor, TracedValueError
 from .dtypes import *  # noqa: F403
 from .creation import *  # noqa: F403
 from .math import *  # noqa: F403
+from .trigonometry import *  # noqa: F403
 from .comparisons import *  # noqa: F403
 from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
@@ -38,13 +40,15 @@ from . import random  # noqa: F401  (the nx.random namespace)
 from ..primitives import elementwise as _elementwise
 
 # Tensor's methods and operators call these functions, which need Tensor
-# themselves: they are bound here, once both exist.
+# themselves: they are bound here, once both exist. The operators call the
+# elementwise primitives' functions directly, and power, which picks one.
 _tensor._ops = _sys.modules[__name__]
 _tensor._functions.update(
     (name, f) for name, f in vars(_elementwise).items() if hasattr(f, "primitive"))
+_tensor._functions["power"] = _elementwise.power
 
-_families = (dtypes, creation, math, comparisons, reductions, shapes, indexing, products,
-             more_math, differences, averages, elementwise, building, sorting, statistics,
-             calculus, aliases, stacking, rearranging)
+_families = (dtypes, creation, math, trigonometry, comparisons, reductions, shapes, indexing,
+             products, more_math, differences, averages, elementwise, building, sorting,
+             statistics, calculus, aliases, stacking, rearranging)
 __all__ = ["Tensor", "TracedValueError", "fft", "linalg", "random"] + [
     name for family in _families for name in family.__all__]

@@ -14,6 +14,7 @@ import numpy as np
 from ..primitives import elementwise as _e
 from ..primitives import indexing as _ix
 from . import math as _math
+from . import trigonometry as _trig
 from . import shapes as _shapes
 from .creation import as_tensor, _astype
 from .products import matmul
@@ -26,8 +27,8 @@ __all__ = [
     "cumulative_sum", "cumulative_prod",
 ]
 
-acos, asin, atan, atan2 = _math.arccos, _math.arcsin, _math.arctan, _math.arctan2
-acosh, asinh, atanh = _math.arccosh, _math.arcsinh, _math.arctanh
+acos, asin, atan, atan2 = _trig.arccos, _trig.arcsin, _trig.arctan, _trig.arctan2
+acosh, asinh, atanh = _trig.arccosh, _trig.arcsinh, _trig.arctanh
 pow = _math.power  # noqa: A001  (the standard's name)
 concat = _shapes.concatenate
 permute_dims = _shapes.transpose

@@ -175,7 +175,7 @@ def basic_index(shape, resolved):
     primitives/indexing.py): the trailing whole axes dropped."""
     resolved = list(resolved)
     axis = len(shape) - 1  # trailing entries stand for the last axes: drop the whole ones
-    while resolved and resolved[-1] == (0, shape[axis], 1):
+    while resolved and axis >= 0 and resolved[-1] == (0, shape[axis], 1):
         resolved.pop()
         axis -= 1
     return tuple(resolved)

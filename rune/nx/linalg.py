@@ -1,4 +1,5 @@
-"""`nx.linalg`: inverse, solve, determinants, Cholesky, norms.
+"""`nx.linalg`: inverse, solve, determinants, Cholesky, norms (the solvers and
+numpy 2's array-API names are in rune/nx/solvers.py, re-exported at the end).
 
 Each function takes a matrix or a stack of matrices in the last two axes
 (numpy's convention) and works for float32, float64, complex64 and
@@ -13,10 +14,14 @@ from ..primitives import linalg as _l
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from .creation import as_tensor
+from .decompositions import eig, eigh, eigvals, eigvalsh, qr, svd
 from .reductions import normalize_axes
 
 __all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm", "vector_norm", "matrix_norm",
-           "svdvals"]
+           "svdvals", "svd", "eigh", "eigvalsh", "eig", "eigvals", "qr", "pinv", "lstsq",
+           "matrix_power", "matrix_rank", "cond", "multi_dot", "tensorsolve", "tensorinv",
+           "matmul", "matrix_transpose", "vecdot", "tensordot", "outer", "trace", "diagonal",
+           "cross"]
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -332,8 +337,8 @@ def matrix_norm(x, keepdims=False, ord="fro"):  # noqa: A002  (the standard's na
 def svdvals(x):
     """The singular values of the matrices in x's last two axes, largest first.
 
-    Differentiable once (their second derivative raises NotImplementedError,
-    as for the singular-value norms).
+    Differentiable to any order where the singular values are distinct (the
+    derivative of a repeated one is infinite, as in JAX).
 
     Args:
       x: a tensor with at least two axes (or numpy array, nested lists).
@@ -354,3 +359,9 @@ def svdvals(x):
 
 def _inexact(x):
     return x if x.dtype.kind in "fc" else _e.astype(x, dtype=np.dtype(np.float64))
+
+
+# solvers.py composes the functions above: imported once they exist.
+from .solvers import (cond, cross, diagonal, lstsq, matmul, matrix_power, matrix_rank,  # noqa: E402
+                      matrix_transpose, multi_dot, outer, pinv, tensordot, tensorinv,
+                      tensorsolve, trace, vecdot)

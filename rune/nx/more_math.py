@@ -75,8 +75,7 @@ def hypot(x1, x2):
     >>> print(nx.hypot(nx.array([3.0, 1e200]), 4.0))
     float64 [2] [5, 1e+200]
     """
-    return call_broadcasting("nx.hypot", _e.hypot, real_tensor(x1, "nx.hypot"),
-                             real_tensor(x2, "nx.hypot"))
+    return _real_pair("nx.hypot", _e.hypot, x1, x2)
 
 
 def logaddexp(x1, x2):
@@ -93,8 +92,7 @@ def logaddexp(x1, x2):
     >>> print(nx.logaddexp(nx.array([0.0, 1000.0]), 0.0))
     float64 [2] [0.6931471805599453, 1000]
     """
-    return call_broadcasting("nx.logaddexp", _e.logaddexp, real_tensor(x1, "nx.logaddexp"),
-                             real_tensor(x2, "nx.logaddexp"))
+    return _real_pair("nx.logaddexp", _e.logaddexp, x1, x2)
 
 
 def logaddexp2(x1, x2):
@@ -111,8 +109,7 @@ def logaddexp2(x1, x2):
     >>> print(nx.logaddexp2(nx.array([1.0, 3.0]), 1.0))
     float64 [2] [2, 3.321928094887362]
     """
-    return call_broadcasting("nx.logaddexp2", _e.logaddexp2, real_tensor(x1, "nx.logaddexp2"),
-                             real_tensor(x2, "nx.logaddexp2"))
+    return _real_pair("nx.logaddexp2", _e.logaddexp2, x1, x2)
 
 
 def deg2rad(x):
@@ -321,6 +318,12 @@ def isreal(x):
 
 
 # ------------------------------------------------------------------ helpers
+
+
+def _real_pair(fn, prim, x1, x2):
+    """`prim(x1, x2)` of two real arguments broadcast together (TypeError naming
+    `fn` for a complex one, ValueError for shapes that do not broadcast)."""
+    return call_broadcasting(fn, prim, real_tensor(x1, fn), real_tensor(x2, fn))
 
 
 def real_tensor(x, fn, floats=False):

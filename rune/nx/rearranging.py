@@ -1,5 +1,5 @@
 """Moving elements: roll, rollaxis, rot90, flipud, fliplr, diag, diagflat,
-kron, select and put_along_axis (the writing half of
+tril, triu, kron, select and put_along_axis (the writing half of
 `take_along_axis`).
 
 numpy's functions of these names, written with slicing, `concatenate`,
@@ -19,8 +19,8 @@ from .comparisons import where
 from .shapes import concatenate, flip, moveaxis, pad, ravel, reshape, transpose
 from .reductions import normalize_axis
 
-__all__ = ["roll", "rollaxis", "rot90", "flipud", "fliplr", "diag", "diagflat", "kron",
-           "select", "put_along_axis"]
+__all__ = ["roll", "rollaxis", "rot90", "flipud", "fliplr", "diag", "diagflat", "tril",
+           "triu", "kron", "select", "put_along_axis"]
 
 
 def _along(x, axis, start, stop):
@@ -321,3 +321,60 @@ def put_along_axis(arr, indices, values, axis):
     index = tuple(indices if d == axis else np.arange(n).reshape(
         (1,) * d + (n,) + (1,) * (arr.ndim - d - 1)) for d, n in enumerate(arr.shape))
     return arr.at[index].set(values)
+
+
+# ---------------------------------------------------------------- tril, triu
+
+
+def _triangle(x, k, fn, lower):
+    x = as_tensor(x, fn)
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
+        raise TypeError(f"{fn}: k must be an int, got {k!r}")
+    if not x.shape:
+        raise ValueError(f"{fn}: the tensor is 0-d; it needs at least 1 axis")
+    rows, cols = (x.shape[-2:] if len(x.shape) >= 2 else (x.shape[-1], x.shape[-1]))
+    below = np.tri(rows, cols, k if lower else k - 1, dtype=bool)
+    return where(below if lower else ~below, x, np.zeros((), x.dtype))
+
+
+def tril(x, k=0):
+    """x with the elements above the k-th diagonal zeroed (over the last two axes).
+
+    A 1-d x is read as a row repeated into a square matrix, as in numpy.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      k: the diagonal, an int: 0 the main one, above it if positive, below
+        if negative.
+
+    Raises:
+      TypeError: x is not numeric, or k is not an int.
+      ValueError: x is 0-d.
+
+    >>> from rune import nx
+    >>> print(nx.tril(nx.array([[1.0, 2.0], [3.0, 4.0]])))
+    float64 [2, 2]
+    [[1, 0],
+     [3, 4]]
+    """
+    return _triangle(x, k, "nx.tril", lower=True)
+
+
+def triu(x, k=0):
+    """x with the elements below the k-th diagonal zeroed (over the last two axes).
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      k: the diagonal, an int (see `nx.tril`).
+
+    Raises:
+      TypeError: x is not numeric, or k is not an int.
+      ValueError: x is 0-d.
+
+    >>> from rune import nx
+    >>> print(nx.triu(nx.array([[1.0, 2.0], [3.0, 4.0]]), k=1))
+    float64 [2, 2]
+    [[0, 2],
+     [0, 0]]
+    """
+    return _triangle(x, k, "nx.triu", lower=False)

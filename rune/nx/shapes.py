@@ -10,7 +10,6 @@ import operator
 
 import numpy as np
 
-from ..primitives import elementwise as _e
 from ..primitives import indexing as _ix
 from ..primitives import shape as _s
 from .indexing import canonical_slice, take
@@ -21,7 +20,6 @@ from .tensor import Tensor
 __all__ = [
     "reshape", "ravel", "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze",
     "broadcast_to", "concatenate", "stack", "split", "tile", "repeat", "flip", "pad",
-    "tril", "triu",
 ]
 
 
@@ -568,61 +566,3 @@ def _pad_constant(x, widths, value):
     shape = tuple(b + n + a for (b, a), n in zip(widths, x.shape))
     index = tuple((b, b + n, 1) for (b, _), n in zip(widths, x.shape))
     return _ix.pad(x, shape=shape, index=index, value=value)
-
-
-# ---------------------------------------------------------------- tril, triu
-
-
-def _triangle(x, k, fn, lower):
-    x = as_tensor(x, fn)
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
-        raise TypeError(f"{fn}: k must be an int, got {k!r}")
-    if not x.shape:
-        raise ValueError(f"{fn}: the tensor is 0-d; it needs at least 1 axis")
-    rows, cols = (x.shape[-2:] if len(x.shape) >= 2 else (x.shape[-1], x.shape[-1]))
-    below = np.tri(rows, cols, k if lower else k - 1, dtype=bool)
-    keep = Tensor(below if lower else ~below)
-    return _e.where(keep, x, Tensor(np.zeros((), x.dtype)))
-
-
-def tril(x, k=0):
-    """x with the elements above the k-th diagonal zeroed (over the last two axes).
-
-    A 1-d x is read as a row repeated into a square matrix, as in numpy.
-
-    Args:
-      x: a tensor, numpy array, number or nested lists of numbers.
-      k: the diagonal, an int: 0 the main one, above it if positive, below
-        if negative.
-
-    Raises:
-      TypeError: x is not numeric, or k is not an int.
-      ValueError: x is 0-d.
-
-    >>> from rune import nx
-    >>> print(nx.tril(nx.array([[1.0, 2.0], [3.0, 4.0]])))
-    float64 [2, 2]
-    [[1, 0],
-     [3, 4]]
-    """
-    return _triangle(x, k, "nx.tril", lower=True)
-
-
-def triu(x, k=0):
-    """x with the elements below the k-th diagonal zeroed (over the last two axes).
-
-    Args:
-      x: a tensor, numpy array, number or nested lists of numbers.
-      k: the diagonal, an int (see `nx.tril`).
-
-    Raises:
-      TypeError: x is not numeric, or k is not an int.
-      ValueError: x is 0-d.
-
-    >>> from rune import nx
-    >>> print(nx.triu(nx.array([[1.0, 2.0], [3.0, 4.0]]), k=1))
-    float64 [2, 2]
-    [[0, 2],
-     [0, 0]]
-    """
-    return _triangle(x, k, "nx.triu", lower=False)

@@ -98,9 +98,14 @@ def _sequence(tup, fn):
     return list(tup)
 
 
-def _joined(tup, fn, at_least, axis):
+def _made_at_least(tup, fn, at_least):
+    """The entries of `tup` as tensors of at least so many axes (`atleast_2d`...), in a list."""
     made = at_least(*_sequence(tup, fn))
-    return concatenate(list(made) if isinstance(made, tuple) else [made], axis=axis)
+    return list(made) if isinstance(made, tuple) else [made]
+
+
+def _joined(tup, fn, at_least, axis):
+    return concatenate(_made_at_least(tup, fn, at_least), axis=axis)
 
 
 def vstack(tup):
@@ -153,8 +158,7 @@ def hstack(tup):
     >>> print(nx.hstack([nx.array([1.0, 2.0]), 3.0]))
     float64 [3] [1, 2, 3]
     """
-    made = atleast_1d(*_sequence(tup, "nx.hstack"))
-    made = list(made) if isinstance(made, tuple) else [made]
+    made = _made_at_least(tup, "nx.hstack", atleast_1d)
     return concatenate(made, axis=0 if made[0].ndim == 1 else 1)
 
 

@@ -125,6 +125,9 @@ class Tensor:
      [5, 8]]
     """
 
+    # _value: a numpy array, or a numpy scalar for a 0-d result (eager `bind`
+    # stores what a primitive's impl returns: see core.Primitive), so code that
+    # needs an array (a view, a conversion) reads np.asarray(_value).
     __slots__ = ("_value",)
 
     # numpy defers to our reflected operators (`ndarray + Tensor` -> Tensor).
@@ -241,7 +244,7 @@ class Tensor:
             if copy is False:
                 raise ValueError(f"numpy.asarray(Tensor, copy=False): converting {value.dtype} "
                                  f"to {np.dtype(dtype)} needs a copy")
-            return value.astype(dtype)
+            return np.asarray(value, dtype=dtype)  # value may be a numpy scalar: see _value
         if copy:
             return np.array(value, copy=True)
         view = np.asarray(value).view()

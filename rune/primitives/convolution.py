@@ -51,15 +51,7 @@ def _transpose_to(ct, other, var):
 
 
 def _batch(values, dims):
-    ranks = [len(np.shape(v)) - (d is not None) for v, d in zip(values, dims)]
-    top = max(ranks)
-    aligned = []
-    for v, d, r in zip(values, dims, ranks):
-        if d is not None:
-            v = _shape._move_to_front(v, d)
-            v = _shape.reshape(v, shape=v.shape[:1] + (1,) * (top - r) + v.shape[1:])
-        aligned.append(v)
-    return convolve(*aligned), 0
+    return convolve(*_shape.align_batch(values, dims, 1)), 0  # 1: the convolved axis
 
 
 convolve_p = Primitive("convolve", _impl, _abstract)

@@ -44,28 +44,19 @@ def _abstract(impl, cache):
 
 def _batch(prim):
     """vmap rule shared by the family: line batch axes up in front, then apply."""
-
-    def batch(values, dims, **params):
-        ranks = [np.ndim(v) - (d is not None) for v, d in zip(values, dims)]
-        out_rank = max(ranks)
-        aligned = []
-        for v, d, r in zip(values, dims, ranks):
-            if d is not None:
-                v = _shape.moveaxis(v, d, 0)
-                if r < out_rank:  # per-example rank below the output's: pad after the batch axis
-                    v = _shape.reshape(v, shape=(v.shape[0],) + (1,) * (out_rank - r) + v.shape[1:])
-            aligned.append(v)
-        return prim.bind(*aligned, **params), 0
-
-    return batch
+    return lambda values, dims, **params: (
+        prim.bind(*_shape.align_batch(values, dims), **params), 0)
 
 
 def elementwise(name, impl, factors=None, *, jvp_rules=None, transpose_rules=None,
-                zero_derivative=False, arity=None):
+                zero_derivative=False, arity=None, takes_params=False):
     """The function applying a new elementwise primitive (see `core.binder`).
 
     `factors` gives one Scaled factor per argument; primitives whose tangent is
     not a product give `jvp_rules` instead. Linear ones give `transpose_rules`.
+    The number of arguments (`arity`) is the number of rules unless given;
+    `takes_params` says that the primitive also takes keyword parameters
+    (integer_pow's n), which the one- and two-argument fast paths do not.
     """
     prim = Primitive(name, impl, _abstract(impl, {}))
     if factors is not None:
@@ -74,15 +65,15 @@ def elementwise(name, impl, factors=None, *, jvp_rules=None, transpose_rules=Non
     prim.transpose_rules = transpose_rules
     prim.zero_derivative = zero_derivative
     prim.batch = _batch(prim)
-    if arity is None:
-        arity = len(jvp_rules) if jvp_rules is not None else None
-    return binder(prim, arity)
+    if arity is None and jvp_rules is not None:
+        arity = len(jvp_rules)
+    return binder(prim, None if takes_params else arity)
 
 
-def linear(name, impl, jvp_rules, transpose_rules, arity=None):
+def linear(name, impl, jvp_rules, transpose_rules, takes_params=False):
     """An elementwise primitive linear in its arguments: its jvp applies it to tangents."""
     return elementwise(name, impl, jvp_rules=jvp_rules, transpose_rules=transpose_rules,
-                       arity=arity)
+                       takes_params=takes_params)
 
 
 def fit(ct, var):
@@ -165,7 +156,7 @@ def _astype_jvp(t, ans, x, dtype):
 astype = linear("astype", _astype_impl, (_astype_jvp,),
                 (lambda ct, x, dtype: astype(real(ct) if x.dtype.kind != "c" else ct,
                                              dtype=x.dtype),),
-                arity="params")
+                takes_params=True)
 
 # ------------------------------------------------------------ smooth ones
 # Complex arguments: these are holomorphic, and the factor is f'(z).
@@ -258,7 +249,7 @@ def _pow_exponent_factor(ans, x, y):
     return where(at_zero, 0, ans * log(where(at_zero, 1, x)))
 
 
-_general_power = elementwise("power", np.power, (_pow_base_factor, _pow_exponent_factor))
+general_power = elementwise("power", np.power, (_pow_base_factor, _pow_exponent_factor))
 
 
 def _integer_pow_impl(x, n):
@@ -277,19 +268,21 @@ def _integer_pow_impl(x, n):
 integer_pow = elementwise(
     "integer_pow", _integer_pow_impl,
     (lambda ans, x, n: n * x if n == 2 else n * integer_pow(x, n=n - 1) if n > 1 else 1,),
-    arity="params")
+    takes_params=True)
 _MAX_INTEGER_POW = 32
 
 
 def power(x, y):
-    """x ** y; a float tensor to a small whole power multiplies (`integer_pow`)."""
+    """x ** y; a float tensor to a small whole power multiplies (`integer_pow`).
+
+    Not a primitive's function itself: it picks one of two (`general_power`).
+    """
     if type(y) is int and 0 < y <= _MAX_INTEGER_POW and getattr(x, "dtype", None) is not None \
             and x.dtype.kind in "fc":
         return integer_pow(x, n=y)
-    return _general_power(x, y)
+    return general_power(x, y)
 
 
-power.primitive = _general_power.primitive
 # -y, not negative(y): a Python number must stay one (weakly typed) in the factor.
 arctan2 = elementwise("arctan2", np.arctan2, (lambda ans, y, x: x / (x * x + y * y),
                                               lambda ans, y, x: -y / (x * x + y * y)))
@@ -363,13 +356,13 @@ def _sign_jvp(t, ans, x):
 sign = elementwise("sign", np.sign, jvp_rules=(_sign_jvp,))
 
 
-def _piecewise_constant(name, impl, arity=2):
-    return elementwise(name, impl, zero_derivative=True, arity=arity)
+def _piecewise_constant(name, impl, arity=2, takes_params=False):
+    return elementwise(name, impl, zero_derivative=True, arity=arity, takes_params=takes_params)
 
 
 floor = _piecewise_constant("floor", np.floor, 1)
 ceil = _piecewise_constant("ceil", np.ceil, 1)
-round_ = _piecewise_constant("round", np.round, "params")  # round_: not to shadow the builtin
+round_ = _piecewise_constant("round", np.round, takes_params=True)  # not to shadow round
 floor_divide = _piecewise_constant("floor_divide", np.floor_divide)
 equal = _piecewise_constant("equal", np.equal)
 not_equal = _piecewise_constant("not_equal", np.not_equal)

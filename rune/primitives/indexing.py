@@ -132,43 +132,27 @@ def _scatter_add_impl(ct, *indices, shape):
     return out
 
 
-def _aligned_indices(values, dims, size=None):
-    """vmap rules of gather and scatter_add: the batch size, the index arrays
-    with batch axes first, shaped to broadcast together, and their examples' rank.
-
-    A batched index (batch, example shape) is reshaped to (batch, 1, ...,
-    example shape); an unbatched one broadcasts against it as it is. `size`
-    is given when the batched value may be none of `values` (an update's x)."""
-    size = _shape.batch_size(values, dims) if size is None else size
-    ranks = [len(i.shape) - (d is not None) for i, d in zip(values[1:], dims[1:])]
-    rank = max(ranks)
-    indices = []
-    for i, d, r in zip(values[1:], dims[1:], ranks):
-        if d is not None:
-            i = _shape._move_to_front(i, d)
-            i = _shape.reshape(i, shape=(size,) + (1,) * (rank - r) + tuple(i.shape[1:]))
-        indices.append(i)
-    return size, indices, rank
-
-
-def _batch_arange(size, rank):
-    """The index of each example's own slice along the batch axis."""
+def _batch_arange(size, indices, dims):
+    """The index of each example's own slice along the batch axis, shaped
+    (size, 1, ...) to broadcast with the examples' `indices` (of vmap `dims`)."""
+    rank = max(_shape.example_ranks(indices, dims))
     return Tensor(np.arange(size).reshape((size,) + (1,) * rank))
 
 
 def _batch_gather(values, dims):
-    size, indices, rank = _aligned_indices(values, dims)
+    indices = _shape.align_batch(values[1:], dims[1:])
     if dims[0] is None:  # one tensor for all examples: the batched indices give the batch axis
         return gather(values[0], *indices), 0
     x = _shape._move_to_front(values[0], dims[0])
-    return gather(x, _batch_arange(size, rank), *indices), 0
+    return gather(x, _batch_arange(x.shape[0], values[1:], dims[1:]), *indices), 0
 
 
 def _batch_scatter(prim):
     def batch(values, dims, shape):
-        size, indices, rank = _aligned_indices(values, dims)
+        size = _shape.batch_size(values, dims)
         ct = _shape.batched_front(values[0], dims[0], size)
-        return prim.call(ct, _batch_arange(size, rank), *indices, shape=(size,) + shape), 0
+        return prim.call(ct, _batch_arange(size, values[1:], dims[1:]),
+                         *_shape.align_batch(values[1:], dims[1:]), shape=(size,) + shape), 0
     return batch
 
 

@@ -58,26 +58,6 @@ def _add_axis(x, position):
     return _shape.reshape(x, shape=tuple(shape))
 
 
-def _align_batch(values, dims, cores):
-    """Batch axes moved to the front and padded so that leading axes line up.
-
-    numpy broadcasts the leading (batch) axes of matmul and linalg operands
-    from the right. An operand batched by vmap gets its vmap axis first; one
-    with fewer leading axes than the others gets size-1 axes after it, so the
-    vmap axis never meets another operand's leading axis.
-    """
-    ranks = [len(v.shape) - (d is not None) - c for v, d, c in zip(values, dims, cores)]
-    top = max(ranks)
-    aligned = []
-    for v, d, r in zip(values, dims, ranks):
-        if d is not None:
-            v = _shape._move_to_front(v, d)
-            if r < top:
-                v = _shape.reshape(v, shape=v.shape[:1] + (1,) * (top - r) + v.shape[1:])
-        aligned.append(v)
-    return aligned
-
-
 @functools.lru_cache(maxsize=None)
 def _result_dtype(fn, *dtypes):
     """The dtype numpy's `fn` returns for arguments of these dtypes (from 1x1 samples)."""
@@ -176,7 +156,7 @@ def _matmul_batch(values, dims):
             y, promoted = _add_axis(y, -1), True
     front = [None if d is None else 0 for d in dims]
     cores = [2 if d is not None else min(len(v.shape), 2) for v, d in zip((x, y), dims)]
-    out = matmul(*_align_batch([x, y], front, cores))
+    out = matmul(*_shape.align_batch([x, y], front, cores))
     if promoted:
         out = _shape.reshape(out, shape=out.shape[:1] + matmul_shape(*example))
     return out, 0
@@ -359,7 +339,7 @@ def _solve_abstract(a, b):
 
 
 def _solve_batch(values, dims):
-    return solve(*_align_batch(values, dims, (2, 2))), 0
+    return solve(*_shape.align_batch(values, dims, 2)), 0
 
 
 # solve(a, b) with b a stack of matrices (nx.linalg.solve makes a vector b one):

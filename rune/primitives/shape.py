@@ -2,9 +2,11 @@
 
 All of them are linear, so each gives a jvp rule (apply it to the tangent)
 and a transpose rule (the reverse rearrangement) side by side. Slicing,
-padding, gathering and scattering live in `indexing.py`. The helpers at the
-end (`moveaxis`, `sum_to_shape`, `take_along`...) are what the core and the
-other families build with. Params arrive normalized by the `nx` functions:
+padding, gathering and scattering live in `indexing.py`. The batch-axis
+toolkit below (`align_batch`, `batched_front`...) is what the families' vmap
+rules line operands up with; the helpers at the end (`moveaxis`,
+`sum_to_shape`, `take_along`...) are what the core and the other families
+build with. Params arrive normalized by the `nx` functions:
 shapes and axes are tuples of non-negative ints.
 """
 
@@ -21,6 +23,9 @@ def _linear_shape_op(name, impl, abstract_eval, transpose_rule, batch):
     prim.transpose_rules = (transpose_rule,)
     prim.batch = batch
     return binder(prim)
+
+
+# ------------------------------------------- the batch-axis toolkit of vmap rules
 
 
 def _move_to_front(value, dim):
@@ -42,6 +47,38 @@ def batch_size(values, dims):
         if dim is not None:
             return value.shape[dim]
     raise ValueError("no batched value")
+
+
+def example_ranks(values, dims, core_ranks=0):
+    """Each operand's number of leading axes per example: its rank without the
+    batch axis (if it has one) and without its `core_ranks` trailing axes (an
+    int for all operands or one per operand: 2 for matrices, 0 elementwise)."""
+    if isinstance(core_ranks, int):
+        core_ranks = (core_ranks,) * len(values)
+    return [np.ndim(v) - (d is not None) - c for v, d, c in zip(values, dims, core_ranks)]
+
+
+def align_batch(values, dims, core_ranks=0):
+    """The operands of a broadcasting primitive lined up so that one call does a batch.
+
+    numpy broadcasts operands' leading axes from the right (all axes for
+    elementwise operations; those before the last two for matmul and linalg,
+    which give `core_ranks` 2). Each batched operand gets its batch axis moved
+    to the front and, if it has fewer leading axes per example than another
+    operand, size-1 axes after the batch axis to make up the difference: so its
+    batch axis never meets another operand's leading axis, and it is axis 0 of
+    the result. Unbatched operands stay as they are: numpy broadcasts them.
+    """
+    ranks = example_ranks(values, dims, core_ranks)
+    top = max(ranks)
+    aligned = []
+    for v, d, r in zip(values, dims, ranks):
+        if d is not None:
+            v = _move_to_front(v, d)
+            if r < top:
+                v = reshape(v, shape=v.shape[:1] + (1,) * (top - r) + v.shape[1:])
+        aligned.append(v)
+    return aligned
 
 
 # ------------------------------------------------------------------ reshape

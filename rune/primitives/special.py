@@ -175,7 +175,7 @@ def _polygamma_impl(x, n):
 
 digamma = elementwise("digamma", _digamma_impl, (lambda ans, x: polygamma(x, n=1),))
 polygamma = elementwise("polygamma", _polygamma_impl,
-                        (lambda ans, x, n: polygamma(x, n=n + 1),), arity="params")
+                        (lambda ans, x, n: polygamma(x, n=n + 1),), takes_params=True)
 
 # ------------------------------------------------- modified Bessel: i0, i1
 
@@ -276,7 +276,7 @@ def _sinc_derivative_impl(x, k):
 
 sinc_derivative = elementwise(
     "sinc_derivative", _sinc_derivative_impl,
-    (lambda ans, x, k: sinc_derivative(x, k=k + 1),), arity="params")
+    (lambda ans, x, k: sinc_derivative(x, k=k + 1),), takes_params=True)
 
 
 def sinc(x):

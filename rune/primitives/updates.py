@@ -30,7 +30,7 @@ from ..core import Primitive, Tensor, binder
 from . import elementwise as _e
 from . import shape as _shape
 from . import sorting as _sorting
-from .indexing import (_aligned_indices, _batch_arange, _batch_scatter, _index_shape, gather,
+from .indexing import (_batch_arange, _batch_scatter, _index_shape, gather,
                        numpy_index, pad, scatter_add, slice_)
 
 
@@ -92,9 +92,9 @@ def _add_at_impl(x, v, *indices):
 def _batch_update(prim):
     def batch(values, dims):
         size = _shape.batch_size(values, dims)  # x alone may be batched
-        _, indices, rank = _aligned_indices(values[1:], dims[1:], size)
         x, v = [_shape.batched_front(a, d, size) for a, d in zip(values[:2], dims[:2])]
-        return prim.call(x, v, _batch_arange(size, rank), *indices), 0
+        return prim.call(x, v, _batch_arange(size, values[2:], dims[2:]),
+                         *_shape.align_batch(values[2:], dims[2:])), 0
     return batch
 
 
