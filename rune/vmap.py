@@ -100,6 +100,8 @@ def _diagonal_shortcut(trace, prim, args):
         return DiagonalTracer(trace, multiply(diag.d, other))
     if prim is not matmul.primitive or len(other_shape) not in (1, 2):
         return None
+    if other_shape[0 if diagonal_first else -1] != n:
+        return None  # axes that do not line up: the dense product raises numpy's error
     # Example b is d[b] * e_b: a product with it picks row b of y (e_b @ y)
     # or column b of x (x @ e_b), scaled by d[b].
     if len(other_shape) == 1:  # a vector product: d[b] * other[b]

@@ -185,3 +185,18 @@ def test_jacobians_through_the_diagonal_basis_equal_dense_ones(jac, f):
     dense = rune.vmap(lambda t: rune.jvp(f, (x,), (t,))[1])(nx.eye(4))  # rows: J e_b
     expected = np.moveaxis(dense.numpy(), 0, -1)
     np.testing.assert_allclose(jac(f)(x).numpy(), expected, rtol=1e-14)
+
+
+@pytest.mark.parametrize("shape", [(1, 4), (4, 1), (1,)], ids=str)
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_the_diagonal_basis_never_broadcasts_what_numpy_rejects(shape, side):
+    # A product of the diagonal basis (3 vectors of size 3) with an operand
+    # whose axes do not line up must raise as the dense product does: the
+    # shortcut once scaled a (1, 4) matrix's single row into a (3, 4) answer.
+    from rune.vmap import map_basis
+    other = nx.ones(shape)
+    f = (lambda v: [v @ other]) if side == "left" else (lambda v: [other @ v])
+    with pytest.raises(ValueError, match="nx.matmul"):
+        map_basis(f, nx.ones(3))
+    with pytest.raises(ValueError, match="nx.matmul"):
+        rune.vmap(lambda v: f(v)[0])(nx.eye(3))  # the dense route agrees
