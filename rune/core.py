@@ -160,12 +160,18 @@ class Scaled:
 
     Stated as data rather than as a function of t so that reverse mode can
     record it as one multiplication without running a rule on a tangent.
+
+    `same_as`: where the factor is another unary primitive of the argument
+    (sin's is cos x; cos's is -sin x), the pair (that primitive, whether the
+    factor is its negation), so that forward mode can reuse the values it
+    has just computed (rune/forward.py); None otherwise.
     """
 
-    __slots__ = ("factor",)
+    __slots__ = ("factor", "same_as")
 
-    def __init__(self, factor):
+    def __init__(self, factor, same_as=None):
         self.factor = factor
+        self.same_as = same_as
 
     def __call__(self, t, ans, *args, **params):
         return t * self.factor(ans, *args, **params)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import ptree
 from .arguments import FlatFunction, check_like, check_structure, flatten_tensors
 from .core import Scaled, Trace, TracedValueError, Tracer, new_trace, split_by_trace
-from .primitives.elementwise import add, multiply
+from .primitives.elementwise import add, multiply, negative
 from .primitives.shape import broadcast_like, zeros_like
 
 
@@ -102,16 +102,25 @@ def concrete_primal(tracer, read, lossless):
     )
 
 
+# How many values of the level below a JVPTrace keeps for reuse (`recall`):
+# few, so that memory stays flat; the reuse it serves comes right after.
+_RECENT = 4
+
+
 class JVPTrace(Trace):
     kind = "jvp"
 
     def __init__(self, level, transform="rune.jvp"):
         super().__init__(level)
         self.transform = transform
+        self.recent: dict = {}  # (primitive, id(value)) -> (value, result): see `recall`
 
     def process(self, prim, args, params):
         if len(args) == 1:  # then it is our tracer: this trace is the top one
             x = args[0]
+            rule = prim.jvp_rules[0] if prim.jvp_rules else None
+            if type(rule) is Scaled and rule.same_as is not None:
+                return self.pair(prim, rule.same_as, x)
             ans, tangent = apply_jvp(prim, (x.primal,), (x.tangent,), params, VALUE_OPS)
             return ans if tangent is None else JVPTracer(self, ans, tangent)
         # split_by_trace, inlined: this is every binary operation under jvp and
@@ -129,6 +138,29 @@ class JVPTrace(Trace):
         if tangent is None:
             return ans
         return JVPTracer(self, ans, tangent)
+
+    def pair(self, prim, same_as, x):
+        """sin x with tangent t * cos x (cos, sinh, cosh alike), reusing sin x
+        and cos x if this trace has just computed them. Under grad, the record
+        asks for sin x, then for its factor cos x, whose tangent needs sin x:
+        without reuse, forward over reverse computes sin and cos twice each."""
+        other, negated = same_as
+        ans = self.recall(prim, x.primal)
+        factor = self.recall(other, x.primal)
+        return JVPTracer(self, ans, multiply(x.tangent, negative(factor) if negated else factor))
+
+    def recall(self, prim, value):
+        """prim(value) for a unary primitive, computed or remembered (the last
+        few are: the entry holds the value, so its id names no other)."""
+        key = (prim, id(value))
+        known = self.recent.get(key)
+        if known is not None and known[0] is value:
+            return known[1]
+        result = prim.call(value)
+        if len(self.recent) >= _RECENT:
+            del self.recent[next(iter(self.recent))]
+        self.recent[key] = (value, result)
+        return result
 
 
 class _ValueOps:

@@ -8,21 +8,13 @@ respect to an input of shape S_in has shape S_out + S_in.
 
 from __future__ import annotations
 
-import numpy as np
 
 from . import ptree
 from .arguments import check_differentiable, flatten_tensors, normalize_argnums, split_aux
 from .forward import jvp
-from .nx.tensor import Tensor
 from .primitives import shape as _shape
 from .reverse import grad, vjp
-from .vmap import vmap
-
-
-def _basis(x):
-    """The identity as a stack of x-shaped tensors: shape (x.size,) + x.shape."""
-    n = int(np.prod(x.shape, dtype=np.int64))
-    return Tensor(np.eye(n, dtype=x.dtype).reshape((n,) + tuple(x.shape)))
+from .vmap import map_basis
 
 
 def _partial(f, args, nums, kwargs):
@@ -113,7 +105,7 @@ def _jacfwd(f, argnums, has_aux, holomorphic, transform):
                 tangents = [t if j == k else _shape.zeros_like(x) for j, x in enumerate(leaves)]
                 return ptree.leaves(jvp(g, tuple(ptree.unflatten(structure, leaves)),
                                         tuple(ptree.unflatten(structure, tangents)))[1])
-            blocks = vmap(push)(_basis(leaf))
+            blocks = map_basis(push, leaf)
             columns.append([_move_batch_last(b, o.shape, leaf.shape)
                             for b, o in zip(blocks, out_leaves)])
         result = ptree.unflatten(out_structure, [
@@ -174,7 +166,7 @@ def _jacrev(f, argnums, has_aux, holomorphic, transform):
             def pull(ct, i=i):
                 cts = [ct if j == i else _shape.zeros_like(x) for j, x in enumerate(out_leaves)]
                 return ptree.leaves(pullback(ptree.unflatten(out_structure, cts)))
-            blocks = vmap(pull)(_basis(o))
+            blocks = map_basis(pull, o)
             rows.append(_unpack(ptree.unflatten(structure, [
                 _shape.reshape(b, shape=tuple(o.shape) + tuple(leaf.shape))
                 for b, leaf in zip(blocks, leaves)

@@ -9,11 +9,15 @@ whole batch, saying where the result's batch axis is; unbatched arguments
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import ptree
 from .arguments import as_tensor, flatten_tensors
 from .core import Trace, Tracer, new_trace
-from .nx.tensor import TracedValueError
+from .nx.tensor import Tensor, TracedValueError
 from .primitives import shape as _shape
+from .primitives.elementwise import multiply
+from .primitives.linalg import matmul
 
 
 _PYTHON_NUMBERS = (bool, int, float, complex)
@@ -43,6 +47,70 @@ class BatchTracer(Tracer):
         )
 
 
+class DiagonalTracer(BatchTracer):
+    """A batch of n vectors, the b-th d[b] * e_b: the rows of diag(d), stored
+    as d alone.
+
+    jacfwd and jacrev map over the basis vectors of a vector's space (the
+    rows of the identity, d = 1). Dense, the identity holds n^2 numbers, n of
+    them not zero, and a layer's Jacobian becomes a product with it: n^3
+    multiplications for what is W's rows scaled. Kept diagonal, multiplying by
+    an unbatched vector scales d, and a matrix product with an unbatched
+    matrix scales that matrix's rows or columns (`_diagonal_shortcut`). Any
+    other use reads `value`, the dense batch, made once.
+    """
+
+    __slots__ = ("d", "_dense")
+
+    def __init__(self, trace, d):
+        self._trace = trace
+        self.d = d
+        self.dim = 0
+        self._dense = None
+
+    @property
+    def value(self):
+        if self._dense is None:
+            n = self.d.shape[0]
+            self._dense = multiply(_shape.reshape(self.d, shape=(n, 1)),
+                                   Tensor(np.eye(n, dtype=self.d.dtype)))
+        return self._dense
+
+    @property
+    def shape(self):
+        return tuple(self.d.shape)
+
+    @property
+    def dtype(self):
+        return self.d.dtype
+
+
+def _diagonal_shortcut(trace, prim, args):
+    """prim applied to args, one of them a DiagonalTracer of `trace` and the
+    other unbatched, in n^2 work; None where no shortcut applies."""
+    if len(args) != 2:
+        return None
+    x, y = args
+    diagonal_first = type(x) is DiagonalTracer and x._trace is trace
+    diag, other = (x, y) if diagonal_first else (y, x)
+    if type(diag) is not DiagonalTracer or isinstance(other, Tracer) and other._trace is trace:
+        return None
+    n, other_shape = diag.d.shape[0], tuple(getattr(other, "shape", ()))
+    if prim is multiply.primitive and other_shape in ((), (n,)):
+        return DiagonalTracer(trace, multiply(diag.d, other))
+    if prim is not matmul.primitive or len(other_shape) not in (1, 2):
+        return None
+    if other_shape[0 if diagonal_first else -1] != n:
+        return None  # axes that do not line up: the dense product raises numpy's error
+    # Example b is d[b] * e_b: a product with it picks row b of y (e_b @ y)
+    # or column b of x (x @ e_b), scaled by d[b].
+    if len(other_shape) == 1:  # a vector product: d[b] * other[b]
+        return BatchTracer(trace, multiply(diag.d, other), 0)
+    if diagonal_first:  # the rows of y, scaled: batch axis 0
+        return BatchTracer(trace, multiply(_shape.reshape(diag.d, shape=(n, 1)), other), 0)
+    return BatchTracer(trace, multiply(other, diag.d), 1)  # the columns of x: batch axis 1
+
+
 class BatchTrace(Trace):
     transform = "rune.vmap"
     kind = "batch"
@@ -58,6 +126,12 @@ class BatchTrace(Trace):
             if type(a) is BatchTracer and a._trace is self:
                 values.append(a.value)
                 dims.append(a.dim)
+            elif type(a) is DiagonalTracer and a._trace is self:
+                out = _diagonal_shortcut(self, prim, args) if not params else None
+                if out is not None:
+                    return out
+                values.append(a.value)  # dense from here on
+                dims.append(0)
             else:
                 values.append(a)
                 dims.append(None)
@@ -202,8 +276,21 @@ def _batch_size(leaves, axes, names):
     return size
 
 
+def map_basis(f, x):
+    """vmap(f) over the basis vectors of x's space, shaped like x: the rows
+    of the identity, which jacfwd pushes and jacrev pulls. f returns a list
+    of tensors, each batched along its first axis. For a vector x the batch
+    is a DiagonalTracer: no n x n identity unless f needs it dense."""
+    n = int(np.prod(x.shape, dtype=np.int64))
+    if len(x.shape) != 1:
+        return vmap(f)(Tensor(np.eye(n, dtype=x.dtype).reshape((n,) + tuple(x.shape))))
+    with new_trace(BatchTrace, n) as trace:
+        out = f(DiagonalTracer(trace, Tensor(np.ones(n, dtype=x.dtype))))
+        return [_to_out_axis(trace, leaf, 0, n, "the output") for leaf in out]
+
+
 def _to_out_axis(trace, leaf, out_dim, size, name):
-    batched = type(leaf) is BatchTracer and leaf._trace is trace
+    batched = isinstance(leaf, BatchTracer) and leaf._trace is trace
     if out_dim is None:
         if batched:
             raise ValueError(

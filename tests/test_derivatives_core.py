@@ -53,6 +53,24 @@ def test_hessian_vector_product_as_jvp_of_grad(ab):
     assert str(hvp) == "float64 [2] [6, 12]"
 
 
+
+@pytest.mark.parametrize("first, second", [("sin", "cos"), ("sinh", "cosh")])
+def test_hvp_evaluates_each_of_a_derivative_pair_once(first, second):
+    # Forward over reverse: sin's factor is cos x, and the record's factor
+    # cos x, differentiated by the jvp, needs sin x again. The graph that
+    # make_graph records holds every primitive the eager hvp applies (it is
+    # not deduplicated), so it counts the evaluations.
+    f = lambda x: nx.sum(x ** 3 * getattr(nx, first)(x))
+    x, v = nx.array([0.5, 1.5, -2.0]), nx.array([1.0, -1.0, 0.25])
+    graph = rune.make_graph(lambda x, v: rune.hvp(f, (x,), (v,)))(x, v)
+    names = [eq[0].name for eq in graph.equations]
+    assert names.count(first) == 1 and names.count(second) == 1
+    a, s, c = x.numpy(), getattr(np, first)(x.numpy()), getattr(np, second)(x.numpy())
+    curvature = -s if first == "sin" else s  # sin'' = -sin, sinh'' = sinh
+    expected = (6 * a * s + 6 * a ** 2 * c + a ** 3 * curvature) * v.numpy()
+    np.testing.assert_allclose(rune.hvp(f, (x,), (v,)).numpy(), expected, rtol=1e-14)
+
+
 def test_detach_holds_one_factor(ab):
     a, _ = ab
     held = rune.grad(lambda x: nx.sum(x * rune.detach(x)))(a)

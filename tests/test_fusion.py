@@ -191,3 +191,60 @@ def test_conj_of_a_real_array_stays_real():
     assert f(x).dtype == np.float64
     assert_close(f(x), (np.sin(x.numpy()) * x.numpy() + 1.0) * x.numpy(), rtol=1e-15)
 
+
+
+# ------------------------------------------------------- reductions and buffers
+
+
+def same_with_and_without_fusion(f, x):
+    with_fusion, without = both(f)
+    got, want = with_fusion(x), without(x)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert_close(got, want, rtol=1e-12)
+
+
+
+def test_a_final_sum_or_prod_runs_inside_the_kernel():
+    x = nx.array(np.linspace(-1, 1, 1000))
+    for reduce, name in ((nx.sum, "sum"), (nx.prod, "prod")):
+        f = lambda x: reduce(nx.sin(x) * 0.5 + 1.0)  # noqa: B023, E731
+        source = rune.jit(f, fuse=True).source(x)
+        assert f"expr='{name}(sin(a) * 0.5 + 1.0)'" in source, source
+        assert f"= {name}(" not in source  # no separate numpy reduction
+        same_with_and_without_fusion(f, x)
+
+
+def test_a_sum_used_by_more_arithmetic_stays_the_kernels_last_step():
+    # numexpr reduces only at the end of an expression: mean's divide runs
+    # after the kernel, not around its sum.
+    x = nx.array(np.linspace(-1, 1, 1000))
+    f = lambda x: nx.mean(nx.cos(x) * x + x) * 2.0 - 1.0  # noqa: E731
+    source = rune.jit(f, fuse=True).source(x)
+    assert "expr='sum(cos(a) * a + a)'" in source, source
+    same_with_and_without_fusion(f, x)
+
+
+def test_a_partial_sum_and_a_sum_of_a_large_array_stay_numpy():
+    # numexpr sums along one axis slower than numpy, and a large array less
+    # accurately (in sequence, where numpy adds pairwise).
+    f = lambda x: nx.sum(nx.sin(x) * x + x, axis=1)  # noqa: E731
+    g = lambda x: nx.sum(nx.sin(x) * x + x)  # noqa: E731
+    for h, x in ((f, nx.array(np.linspace(-1, 1, 1000).reshape(2, 500))),
+                 (g, nx.array(np.linspace(-1, 1, fused.LARGE)))):
+        lines = rune.jit(h, fuse=True).source(x).splitlines()
+        assert any("fused" in line for line in lines)
+        assert not any("fused" in line and "sum(" in line for line in lines)
+        same_with_and_without_fusion(h, x)
+
+
+def test_kernels_write_into_dead_temporaries():
+    # exp(x) dies in a product of another shape; the kernel then writes into
+    # it. (A kernel's own arguments are never its output buffer.)
+    f = lambda x, y: (nx.exp(x) * y, nx.cos(x * 2.0) * x + x)  # noqa: E731
+    x, y = nx.array(np.linspace(-1, 1, 5000)), nx.ones((2, 5000))
+    jitted = rune.jit(f, fuse=True)
+    lines = jitted.source(x, y).splitlines()
+    assert any("fused" in line and ", out=" in line for line in lines), "\n".join(lines)
+    for _ in range(2):  # the second call writes into fresh buffers, not the first's output
+        for got, want in zip(jitted(x, y), rune.jit(f, fuse=False)(x, y)):
+            assert_close(got, want, rtol=1e-14)

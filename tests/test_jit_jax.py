@@ -275,3 +275,43 @@ def test_without_jax_the_error_names_the_extra(monkeypatch):
     monkeypatch.setattr(jit_module.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ImportError, match=r'pip install "rune-autodiff\[jax\]"'):
         rune.jit(nx.sin, backend="jax")
+
+
+# ------------------------------------------------------------- argpartition
+
+_INT_MIN = np.iinfo(np.int64).min
+PARTITIONED = {
+    "floats with ties, NaN, infinities, -0.0": np.array(
+        [[3.0, np.nan, -np.inf, 1.0, -0.0, 0.0, 1.0, np.inf, -2.5, np.nan, 1.0, -7.0],
+         [0.5, 0.5, 0.5, 0.5, -1.0, 2.0, -np.nan, 8.0, 0.5, 0.5, -3.0, 1e300]]),
+    "ints with ties and the smallest int64": np.array(
+        [[5, _INT_MIN, 5, 0, -1, 5, 2, _INT_MIN, 9, 5, 3, 3]] * 2),
+    "unsigned ints": np.array([[3, 0, 7, 2**63, 1, 0, 2, 5, 5, 1, 0, 4]] * 2, dtype=np.uint64),
+    "booleans": np.array([[True, False, True, True, False, False, True, False, True, True,
+                           False, True]] * 2),
+    "float32": np.random.default_rng(3).normal(size=(2, 12)).astype(np.float32),
+}
+
+
+@pytest.mark.parametrize("kth", [0, 4, 11, (2, 9), (0, 5, 6, 11)])
+@pytest.mark.parametrize("name", PARTITIONED)
+def test_argpartition_partitions_as_numpy_does_without_a_full_sort(name, kth):
+    # numpy's contract: each kth element where a sort would put it (NaNs
+    # last), the ones before not larger, those after not smaller. JAX
+    # returns another order within each side, so the test checks the contract.
+    x = PARTITIONED[name]
+    for axis, data in ((1, x), (0, x.T)):
+        partitioned = rune.jit(lambda a, axis=axis: nx.argpartition(a, kth, axis=axis),
+                               backend="jax")
+        order = partitioned(data).numpy()
+        assert order.dtype == np.intp
+        assert (np.sort(order, axis=axis) == np.arange(12).reshape((1, 12) if axis else
+                                                               (12, 1))).all()  # a permutation
+        taken = np.moveaxis(np.take_along_axis(data, order, axis=axis), axis, -1)
+        ordered = np.sort(np.moveaxis(data, axis, -1), axis=-1)
+        for k in np.atleast_1d(kth):
+            np.testing.assert_array_equal(taken[:, k], ordered[:, k])
+            np.testing.assert_array_equal(np.sort(taken[:, :k], axis=-1), ordered[:, :k])
+            np.testing.assert_array_equal(np.sort(taken[:, k + 1:], axis=-1), ordered[:, k + 1:])
+        source = partitioned.source(data)
+        assert "top_k" in source and "sort[" not in source

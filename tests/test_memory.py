@@ -58,6 +58,26 @@ def test_ten_thousand_gradients_keep_memory_flat():
     assert growth(lambda: grad(X)) < BOUND
 
 
+def test_ten_thousand_hessian_vector_products_and_jacobians_keep_memory_flat():
+    # forward mode's reuse of sin and cos (rune/forward.py) and the diagonal
+    # basis of jacrev and jacfwd (rune/vmap.py) keep nothing between calls
+    f = lambda x: nx.sum(x ** 3 * nx.sin(x))  # noqa: E731
+    W = nx.array(np.arange(12.0).reshape(4, 3) / 10)
+    layer = lambda x: nx.tanh(W @ x)  # noqa: E731
+    assert growth(lambda: rune.hvp(f, (X,), (X,))) < BOUND
+    assert growth(lambda: rune.jacrev(layer)(X), calls=CALLS // 2) < BOUND
+    assert growth(lambda: rune.jacfwd(layer)(X), calls=CALLS // 2) < BOUND
+
+
+def test_ten_thousand_fused_sums_into_dead_temporaries_keep_memory_flat():
+    pytest.importorskip("numexpr")
+    f = rune.jit(lambda x, y: (nx.exp(x) * y, nx.sin(nx.cos(x * 2.0) * x + x),
+                               nx.sum(nx.sin(x) * x * 3.0 + x)), fuse=True)
+    y = nx.ones((2, 3))
+    assert "out=" in f.source(X, y) and "sum(" in f.source(X, y)  # both paths run
+    assert growth(lambda: f(X, y)) < BOUND
+
+
 def test_ten_thousand_jitted_calls_keep_memory_flat():
     f = rune.jit(lambda x, y: nx.sum(nx.exp(x) * y) + nx.max(x))
     assert growth(lambda: f(X, X)) < BOUND

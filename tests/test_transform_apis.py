@@ -146,3 +146,57 @@ def test_vmap_in_axes_count_message_says_argument_in_the_singular():
 def test_vmap_along_axis_0_records_no_identity_transpose():
     graph = rune.make_graph(rune.vmap(lambda r: nx.sum(nx.sin(r) * r)))(T(np.ones((3, 2))))
     assert [eq[0].name for eq in graph.equations] == ["sin", "multiply", "sum"]
+
+
+def _products(graph):
+    """The shapes multiplied by each matmul of a graph."""
+    return [tuple(tuple(a.shape) for a in args) for prim, args, _, _ in graph.equations
+            if prim.name == "matmul"]
+
+
+@pytest.mark.parametrize("jac", [rune.jacrev, rune.jacfwd])
+def test_a_jacobian_does_not_multiply_by_the_identity(jac):
+    # The basis vectors a Jacobian maps over are the identity's rows: kept
+    # diagonal, the layer's Jacobian costs n^2 (its rows scaled), not the
+    # n^3 of a product with the n x n identity. make_graph records what the
+    # eager Jacobian computes (W an argument, so that no product with it is
+    # folded into a constant while tracing).
+    rng = np.random.default_rng(0)
+    W, x = nx.array(rng.normal(size=(5, 4))), nx.array(rng.normal(size=4))
+    f = lambda x: nx.tanh(W @ x)
+    graph = rune.make_graph(lambda x, W: jac(lambda x: nx.tanh(W @ x))(x))(x, W)
+    assert set(_products(graph)) == {((5, 4), (4,))}  # the forward W @ x alone
+    expected = (1 - np.tanh(W.numpy() @ x.numpy()) ** 2)[:, None] * W.numpy()
+    np.testing.assert_allclose(jac(f)(x).numpy(), expected, rtol=1e-14)
+    np.testing.assert_allclose(rune.jit(jac(f))(x).numpy(), expected, rtol=1e-14)
+
+
+@pytest.mark.parametrize("jac", [rune.jacrev, rune.jacfwd])
+@pytest.mark.parametrize("f", [
+    lambda x: x,                                   # the basis itself is the result
+    lambda x: nx.cumsum(x * 2.0),                  # a primitive with no shortcut: made dense
+    lambda x: x @ nx.ones((4, 4)),                 # vector @ matrix
+    lambda x: nx.array([[1.0, 2.0, 0.5, 3.0]]) @ (x * x),  # matrix @ vector, scaled first
+    lambda x: nx.stack([x @ x, nx.sum(x)]),        # vector @ vector
+    lambda x: rune.cond(nx.sum(x) > 0, lambda y: nx.sin(y), lambda y: y * 3.0, x),
+], ids=["identity", "cumsum", "vec-mat", "mat-vec", "vec-vec", "cond"])
+def test_jacobians_through_the_diagonal_basis_equal_dense_ones(jac, f):
+    x = nx.array([0.5, -1.0, 2.0, 0.25])
+    dense = rune.vmap(lambda t: rune.jvp(f, (x,), (t,))[1])(nx.eye(4))  # rows: J e_b
+    expected = np.moveaxis(dense.numpy(), 0, -1)
+    np.testing.assert_allclose(jac(f)(x).numpy(), expected, rtol=1e-14)
+
+
+@pytest.mark.parametrize("shape", [(1, 4), (4, 1), (1,)], ids=str)
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_the_diagonal_basis_never_broadcasts_what_numpy_rejects(shape, side):
+    # A product of the diagonal basis (3 vectors of size 3) with an operand
+    # whose axes do not line up must raise as the dense product does: the
+    # shortcut once scaled a (1, 4) matrix's single row into a (3, 4) answer.
+    from rune.vmap import map_basis
+    other = nx.ones(shape)
+    f = (lambda v: [v @ other]) if side == "left" else (lambda v: [other @ v])
+    with pytest.raises(ValueError, match="nx.matmul"):
+        map_basis(f, nx.ones(3))
+    with pytest.raises(ValueError, match="nx.matmul"):
+        rune.vmap(lambda v: f(v)[0])(nx.eye(3))  # the dense route agrees

@@ -20,10 +20,12 @@ from .fused import Fused
 
 
 def _makes_fresh_array(prim, params, out) -> bool:
-    """Whether the equation's impl is a one-result ufunc making an n-d array
-    (so it also accepts `out=`)."""
-    return (isinstance(prim.impl, np.ufunc) and prim.impl.nout == 1 and not params
-            and type(out) is Var and len(out.shape) > 0)
+    """Whether the equation's impl is a one-result ufunc or a fused kernel
+    making an n-d array (so it also accepts `out=`)."""
+    if type(out) is not Var or len(out.shape) == 0:
+        return False
+    return isinstance(prim, Fused) or (isinstance(prim.impl, np.ufunc) and prim.impl.nout == 1
+                                       and not params)
 
 
 def plan(equations, keep, last_use) -> dict:
@@ -48,15 +50,19 @@ def plan(equations, keep, last_use) -> dict:
             dying.setdefault(n, []).append(reusable[key])
     free: dict = {}  # (shape, dtype) -> dead Vars whose buffers are free
     reuse = {}
-    for n, (prim, _, params, out) in enumerate(equations):
-        # A buffer dying here may be written by this very call (ufuncs allow it).
+    for n, (prim, args, params, out) in enumerate(equations):
+        # A buffer dying here may be written by this very call if it is a
+        # ufunc's (numpy allows it); a kernel reads its arguments block by
+        # block in an order of its own, so it is given another buffer.
         for var in dying.get(n, ()):
             if var is not out:
                 free.setdefault((var.shape, var.dtype), []).append(var)
         if _makes_fresh_array(prim, params, out):
-            buffers = free.get((out.shape, out.dtype))
-            if buffers:
-                reuse[n] = buffers.pop()
+            buffers = free.get((out.shape, out.dtype), ())
+            own = [i for i, var in enumerate(buffers)
+                   if not (isinstance(prim, Fused) and any(var is a for a in args))]
+            if own:
+                reuse[n] = buffers.pop(own[-1])
         if any(var is out for var in dying.get(n, ())):  # a result nothing uses
             free.setdefault((out.shape, out.dtype), []).append(out)
     return reuse

@@ -64,6 +64,36 @@ def _argsort(x, axis, descending):
     return jnp.argsort(x, axis=axis, stable=True)
 
 
+def _argpartition(x, kth, axis):
+    """numpy's argpartition by `lax.top_k`, not a sort: the k smallest come in
+    ascending order, which puts every kth (k - 1 the largest) in its sorted
+    place; the other indices follow in index order."""
+    if jnp.iscomplexobj(x):  # top_k orders real keys; a sort orders complex as numpy does
+        return jnp.argsort(x, axis=axis, stable=True)
+    x = jnp.moveaxis(x, axis, -1)
+    n, k = x.shape[-1], max(kth) + 1
+    _, smallest = lax.top_k(~_ordered_integers(x), k)  # ~ reverses the order, never overflows
+    if k < n:
+        mark = lambda indices: jnp.zeros(n, jnp.int8).at[indices].set(1)  # noqa: E731
+        for _ in range(x.ndim - 1):  # one row at a time, over the leading axes
+            mark = jax.vmap(mark)
+        _, rest = lax.top_k(1 - mark(smallest), n - k)  # the others, in index order
+        smallest = jnp.concatenate([smallest, rest], axis=-1)
+    return jnp.moveaxis(smallest, -1, axis).astype(np.intp)
+
+
+def _ordered_integers(x):
+    """Integers in the order numpy sorts x (NaNs last, whatever their sign):
+    a float's bits as an integer, with the negatives' order turned round."""
+    if x.dtype.kind == "b":
+        return x.astype(jnp.int8)
+    if x.dtype.kind in "iu":
+        return x
+    bits = lax.bitcast_convert_type(x, jnp.dtype(f"int{8 * x.dtype.itemsize}"))
+    largest = jnp.iinfo(bits.dtype).max
+    return jnp.where(jnp.isnan(x), largest, jnp.where(bits < 0, bits ^ largest, bits))
+
+
 def _sigmoid(x):
     return jax.nn.sigmoid(x) if not jnp.iscomplexobj(x) else 1 / (1 + jnp.exp(-x))
 
@@ -206,7 +236,7 @@ LOWERINGS.update({
     # sorting
     "sort": lambda x, axis: jnp.sort(x, axis=axis, stable=True),
     "argsort": _argsort,
-    "argpartition": lambda x, kth, axis: jnp.argsort(x, axis=axis, stable=True),
+    "argpartition": _argpartition,
     "searchsorted": lambda a, v, side: jnp.searchsorted(a, v, side=side),
     "searchsorted_rows": lambda a, v, side: jax.vmap(
         lambda r, w: jnp.searchsorted(r, w, side=side))(a, v),

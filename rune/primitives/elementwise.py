@@ -192,6 +192,19 @@ exp2 = elementwise("exp2", np.exp2, (lambda ans, x: ans * _LN2,))
 cbrt = elementwise("cbrt", np.cbrt, (lambda ans, x: 1 / (3 * ans * ans),))  # cbrt'(0) = inf
 
 
+def _factor_is(function, other, negated=False):
+    """Say that `function`'s Scaled factor is `other` of the argument (negated)."""
+    function.primitive.jvp_rules[0].same_as = (other.primitive, negated)
+
+
+# Forward over reverse (a Hessian-vector product) asks forward mode for sin x
+# and cos x once as values and once as factors: JVPTrace reuses them.
+_factor_is(sin, cos)
+_factor_is(cos, sin, negated=True)
+_factor_is(sinh, cosh)
+_factor_is(cosh, sinh)
+
+
 def _hypot_share(mine, ans):
     """d hypot(x, y) / dx = x / hypot: taken as 0 at the origin (a kink, as abs'(0))."""
     at_origin = equal(ans, 0)
