@@ -33,6 +33,7 @@ from rune.primitives import shape as S
 from rune.primitives import sorting as O
 from rune.primitives import updates as U
 from rune.primitives import special as Z
+from rune.primitives import incomplete as G
 from tests.programs import checkpointed, custom_tanh
 
 # ------------------------------------------------------------ the registry
@@ -550,6 +551,15 @@ CASES = {
     **{getattr(Z, name).primitive: unary(getattr(Z, name), uniform(0.5, 3.0)) for name in [
         "gammaln", "gamma", "digamma"]},
     Z.erfinv.primitive: unary(Z.erfinv, UNIT),
+    # incomplete gamma and beta: d/da of P once only (as JAX), none in betainc's a, b
+    **{getattr(G, name).primitive: broadcasting_shapes(2).map(lambda ss, name=name: Case(
+        name, getattr(G, name), ss, [uniform(0.5, 3.0), uniform(0.1, 4.0)], (0, 1)))
+       for name in ["gammainc", "gammaincc"]},
+    G.gammainc_grad_a.primitive: broadcasting_shapes(2).map(lambda ss: Case(
+        "gammainc_grad_a", G.gammainc_grad_a, ss, [uniform(0.5, 3.0), uniform(0.1, 4.0)], (1,))),
+    G.betainc.primitive: broadcasting_shapes(3).map(lambda ss: Case(
+        "betainc", G.betainc, ss, [uniform(0.5, 3.0), uniform(0.5, 3.0), uniform(0.05, 0.95)],
+        (2,))),
     Z.polygamma.primitive: st.integers(0, 2).flatmap(lambda n: unary(
         lambda x: Z.polygamma(x, n=n), uniform(0.5, 3.0))),
     Z.sinc_derivative.primitive: st.integers(0, 2).flatmap(lambda k: unary(

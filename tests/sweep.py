@@ -223,12 +223,25 @@ SWEEP: dict[str, Case] = {
     # --------------------------------------------------------- scipy.special
     **{f"scipy.special.{n}": unary(getattr(special, n), 0.5, 3.0) for n in (
         "erf", "erfc", "gamma", "gammaln", "digamma", "psi", "i0", "i1", "i0e", "i1e",
-        "expit", "softmax", "log_softmax", "logsumexp")},
+        "expit")},
+    **{f"scipy.special.{n}": unary(getattr(special, n), 0.5, 3.0, complex=True) for n in (
+        "softmax", "log_softmax", "logsumexp")},
     "scipy.special.erfinv": unary(special.erfinv, -0.9, 0.9),
     "scipy.special.logit": unary(special.logit, 0.1, 0.9),
     "scipy.special.polygamma": unary(lambda x: special.polygamma(2, x), 0.5, 3.0),
     **{f"scipy.special.{n}": binary(getattr(special, n), (0.5, 3.0), (0.5, 3.0)) for n in (
-        "beta", "betaln", "xlogy", "xlog1py")},
+        "beta", "betaln")},
+    **{f"scipy.special.{n}": binary(getattr(special, n), (0.5, 3.0), (0.5, 3.0), complex=True)
+       for n in ("xlogy", "xlog1py")},
+    # incomplete gamma and beta: every order in x; once in a (as JAX), so a stays fixed here
+    # (tests/test_scipy.py checks d/da at order 1); betainc has no derivative in a or b
+    "scipy.special.gammainc": unary(lambda x: special.gammainc(nx.array([0.7, 2.0, 4.0]), x),
+                                    0.5, 3.0),
+    "scipy.special.gammaincc": unary(lambda x: special.gammaincc(nx.array([0.7, 2.0, 4.0]), x),
+                                     0.5, 3.0),
+    "scipy.special.betainc": unary(lambda x: special.betainc(nx.array([0.7, 2.0, 4.0]),
+                                                             nx.array([1.5, 0.8, 3.0]), x),
+                                   0.1, 0.9),
     "scipy.signal.convolve": Case(lambda a, v: signal.convolve(a, v, "same"),
                                   (((3, 4), -1, 1), ((2, 2), -1, 1)), True),
     "scipy.signal.correlate": Case(lambda a, v: signal.correlate(a, v, method="fft"),
@@ -242,6 +255,17 @@ SWEEP: dict[str, Case] = {
                                                         ((3,), 0.5, 3.0))),
     "scipy.stats.poisson.logpmf": Case(lambda mu: stats.poisson.logpmf(nx.array([0, 2, 5]), mu),
                                        (((3,), 0.5, 3.0),)),
+    # the cdfs' relatives, in x with the shapes fixed (tests/test_scipy.py differentiates
+    # them in loc, scale and the shapes that have a derivative)
+    **{f"scipy.stats.t.{f}": unary(lambda x, f=f: getattr(stats.t, f)(x, 3.5), -3.0, 3.0)
+       for f in ("logcdf", "sf", "logsf")},
+    **{f"scipy.stats.gamma.{f}": unary(lambda x, f=f: getattr(stats.gamma, f)(x, 2.5), 0.5, 4.0)
+       for f in ("logcdf", "sf", "logsf")},
+    **{f"scipy.stats.beta.{f}": unary(lambda x, f=f: getattr(stats.beta, f)(x, 2.0, 3.5), 0.1, 0.9)
+       for f in ("logcdf", "sf", "logsf")},
+    **{f"scipy.stats.poisson.{f}": unary(
+        lambda mu, f=f: getattr(stats.poisson, f)(nx.array([0.0, 2.0, 5.0]), mu), 0.5, 3.0,
+        shape=(3,)) for f in ("logcdf", "sf", "logsf")},
     "scipy.stats.dirichlet.logpdf": Case(lambda x, a: stats.dirichlet.logpdf(x, a),
                                          (((3, 2), 0.1, 0.9), ((3,), 0.5, 3.0))),
     "scipy.stats.multivariate_normal.logpdf": Case(

@@ -101,6 +101,11 @@ FAMILIES = {
     "special functions": lambda x: (sp.erf(x), sp.gammaln(nx.abs(x) + 0.5),
                                     sp.digamma(nx.abs(x) + 0.5), sp.i0(x),
                                     sp.erfinv(nx.tanh(x)), sp.polygamma(2, nx.abs(x) + 0.5)),
+    "incomplete gamma and beta, d/dx and d/da": lambda x: (
+        sp.gammainc(nx.abs(x) + 0.5, nx.abs(x[0])), sp.gammaincc(2.0, nx.abs(x)),
+        sp.betainc(2.0, 3.0, nx.sigmoid(x)),
+        rune.grad(lambda a: nx.sum(sp.gammainc(a, 2.0 + x)))(nx.abs(x) + 0.5),
+        _sum_grad(lambda x: sp.betainc(2.0, 3.0, nx.sigmoid(x)))(x)),
     "sinc, twice differentiated": rune.grad(lambda x: nx.sum(_sum_grad(nx.sinc)(x))),
     "random draws (constants of the trace)": lambda x: x + nx.random.default_rng(0).normal(
         size=(3, 4)),

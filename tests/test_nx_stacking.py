@@ -205,3 +205,17 @@ def test_insert_and_delete_positions_are_fixed_under_jit():
 def test_errors_name_the_function_and_the_problem(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_diag_of_a_vector_is_one_scatter_and_its_pullback_one_gather():
+    """nx.diag(v) costs about numpy's: one scatter of v into zeros, not the shifted
+    copies, reshapes and pads (each an n^2 array) it was built from before, which
+    cost 10-20x numpy's np.diag at n = 1000 eagerly and 2-3x under grad."""
+    def names(graph):
+        return [eq[0].name for eq in graph.equations]
+
+    for k in (0, 2, -1):
+        v = nx.array([1.0, 2.0, 3.0])
+        assert names(rune.make_graph(lambda v, k=k: nx.diag(v, k))(v)) == ["scatter_add"]
+        pullback = rune.make_graph(lambda v, ct, k=k: rune.vjp(lambda v: nx.diag(v, k), v)[1](ct))
+        assert names(pullback(v, nx.ones((3 + abs(k),) * 2))) == ["scatter_add", "gather"]

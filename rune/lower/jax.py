@@ -202,6 +202,8 @@ LOWERINGS.update({
     "gamma": jsp.gamma, "gammaln": jsp.gammaln, "digamma": jsp.digamma,
     "polygamma": lambda x, n: jsp.polygamma(n, x),
     "i0": jsp.i0, "i0e": jsp.i0e, "i1": jsp.i1, "i1e": jsp.i1e,
+    "gammainc": jsp.gammainc, "gammaincc": jsp.gammaincc, "betainc": jsp.betainc,
+    "gammainc_grad_a": lax.igamma_grad_a,
     "sinc_derivative": _sinc_derivative,
     # reductions and scans
     "sum": lambda x, axis, keepdims: jnp.sum(x, axis=axis, keepdims=keepdims),

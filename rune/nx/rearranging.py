@@ -13,10 +13,12 @@ import operator
 
 import numpy as np
 
+from ..primitives import indexing as _ix
 from .creation import as_tensor
+from .tensor import Tensor
 from .indexing import diagonal, getitem
 from .comparisons import where
-from .shapes import concatenate, flip, moveaxis, pad, ravel, reshape, transpose
+from .shapes import concatenate, flip, moveaxis, ravel, reshape, transpose
 from .reductions import normalize_axis
 
 __all__ = ["roll", "rollaxis", "rot90", "flipud", "fliplr", "diag", "diagflat", "tril",
@@ -193,11 +195,13 @@ def diag(v, k=0):
         return diagonal(v, k)
     if v.ndim != 1:
         raise ValueError(f"{fn}: v must be 1-d or 2-d, got {v.ndim} axes")
+    # One scatter of v into zeros (the transpose of nx.diagonal's gather, so both
+    # directions differentiate through each other): numpy's own cost. Building the
+    # matrix from shifted copies and pads instead cost 10-20x numpy's at n = 1000.
     m = v.shape[0]
-    # rows [v_i, 0, ..., 0] of length m + 1, read m at a time, put v_i at (i, i)
-    rows = concatenate([reshape(v, (m, 1)), as_tensor(np.zeros((m, m), v.dtype), fn)], axis=1)
-    square = reshape(ravel(rows)[:m * m], (m, m))
-    return pad(square, ((0, k), (k, 0)) if k >= 0 else ((-k, 0), (0, -k))) if k else square
+    steps = np.arange(m)
+    rows, cols = (steps, steps + k) if k >= 0 else (steps - k, steps)
+    return _ix.scatter_add(v, Tensor(rows), Tensor(cols), shape=(m + abs(k),) * 2)
 
 
 def diagflat(v, k=0):

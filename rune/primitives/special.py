@@ -67,7 +67,8 @@ erf = elementwise("erf", _per_element(math.erf),
                   (lambda ans, x: multiply(exp(-square(x)), 2 / _SQRT_PI),))
 erfc = elementwise("erfc", _per_element(math.erfc),
                    (lambda ans, x: multiply(exp(-square(x)), -2 / _SQRT_PI),))
-gammaln = elementwise("gammaln", _per_element(math.lgamma, lambda v: math.inf),
+_gammaln_impl = _per_element(math.lgamma, lambda v: math.inf)
+gammaln = elementwise("gammaln", _gammaln_impl,
                       (lambda ans, x: digamma(x),))
 gamma = elementwise("gamma", _per_element(math.gamma, _gamma_pole),
                     (lambda ans, x: multiply(ans, digamma(x)),))

@@ -2,9 +2,17 @@
 
 erf, erfc, erfinv, gamma, gammaln, digamma (psi), polygamma and the
 modified Bessel functions i0, i1, i0e, i1e are primitives (their rules are
-in rune/primitives/special.py); the rest are compositions. Real arguments
-only: complex ones raise TypeError. At the poles of gamma (0, -1, -2, ...)
-the values are scipy's (inf or nan) and so are the derivatives.
+in rune/primitives/special.py), and so are the regularized incomplete gamma
+and beta functions gammainc, gammaincc, betainc (rune/primitives/incomplete.py);
+the rest are compositions.
+
+Complex arguments: xlogy, xlog1py, logsumexp, softmax and log_softmax take
+them, as scipy's do; erf, erfc, gamma and digamma raise TypeError saying
+that scipy's take them and rune's do not; the others are real in scipy too
+and raise TypeError. Never a quiet cast to real.
+
+At the poles of gamma (0, -1, -2, ...) the values are scipy's (inf or nan)
+and so are the derivatives.
 """
 
 from __future__ import annotations
@@ -12,9 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..nx import reductions as _nxr
+from ..nx.creation import as_tensor
 from ..nx.more_math import real_tensor
 from ..nx.tensor import call_broadcasting
 from ..primitives import elementwise as _e
+from ..primitives import incomplete as _inc
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from ..primitives import special as _p
@@ -22,18 +32,32 @@ from ..primitives import special as _p
 __all__ = [
     "erf", "erfc", "erfinv", "gamma", "gammaln", "digamma", "psi", "polygamma", "beta",
     "betaln", "expit", "logit", "xlogy", "xlog1py", "logsumexp", "softmax", "log_softmax",
-    "i0", "i1", "i0e", "i1e",
+    "i0", "i1", "i0e", "i1e", "gammainc", "gammaincc", "betainc",
 ]
 
 
 _real = real_tensor
 
+# scipy.special takes complex numbers in these (rune's compute real ones only)
+_COMPLEX_IN_SCIPY = ("erf", "erfc", "gamma", "digamma")
+
+
+def _real_only(x, fn):
+    """x as a real tensor; a complex one raises TypeError saying that scipy's
+    function takes it but rune's does not (never a quiet cast to real)."""
+    x = as_tensor(x, fn)
+    if x.dtype.kind == "c":
+        raise TypeError(f"{fn}: complex arguments are not supported (got {x.dtype}): "
+                        f"scipy's accepts them, rune's is for real numbers only")
+    return x
+
 
 def _unary(prim, name, doc):
     fn = f"rune.scipy.special.{name}"
+    real = _real_only if name in _COMPLEX_IN_SCIPY else _real
 
     def function(x):
-        return prim(_real(x, fn))
+        return prim(real(x, fn))
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
@@ -236,16 +260,23 @@ def logit(p):
         return _e.log(p) - _e.log1p(-p)
 
 
+def _at_or_below(y, edge):
+    """Where log(y - edge) is not finite (or not real): y <= edge for real y, y == edge
+    for complex y (whose log is finite everywhere else)."""
+    return _e.equal(y, edge) if y.dtype.kind == "c" else _e.less_equal(y, edge)
+
+
 def xlogy(x, y):
     """x * log(y), and 0 where x is 0 (even where y is 0).
 
     The derivative in x is log(y) (taken as 0 where x = 0 and y <= 0); in y, x / y.
+    Complex arguments take the principal log (holomorphic, as scipy's).
 
     Args:
-      x, y: real tensors, numpy arrays or numbers; they broadcast together.
+      x, y: real or complex tensors, numpy arrays or numbers; they broadcast together.
 
     Raises:
-      TypeError: an argument is complex, or not numeric.
+      TypeError: an argument is not numeric.
       ValueError: shapes that do not broadcast.
 
     >>> from rune import nx
@@ -253,8 +284,8 @@ def xlogy(x, y):
     >>> print(special.xlogy(nx.array([0.0, 2.0]), nx.array([0.0, 3.0])))
     float64 [2] [0, 2.1972245773362196]
     """
-    x, y = _real(x, "rune.scipy.special.xlogy"), _real(y, "rune.scipy.special.xlogy")
-    unused = _e.logical_and(_e.equal(x, 0), _e.less_equal(y, 0))
+    x, y = as_tensor(x, "rune.scipy.special.xlogy"), as_tensor(y, "rune.scipy.special.xlogy")
+    unused = _e.logical_and(_e.equal(x, 0), _at_or_below(y, 0))
     with np.errstate(divide="ignore"):  # log 0 = -inf is the answer, not an accident
         log_y = _e.log(_e.where(unused, 1.0, y))
     return call_broadcasting("rune.scipy.special.xlogy", _e.multiply, x, log_y)
@@ -263,11 +294,13 @@ def xlogy(x, y):
 def xlog1py(x, y):
     """x * log(1 + y), and 0 where x is 0 (even where y is -1).
 
+    Complex arguments take the principal log, as scipy's.
+
     Args:
-      x, y: real tensors, numpy arrays or numbers; they broadcast together.
+      x, y: real or complex tensors, numpy arrays or numbers; they broadcast together.
 
     Raises:
-      TypeError: an argument is complex, or not numeric.
+      TypeError: an argument is not numeric.
       ValueError: shapes that do not broadcast.
 
     >>> from rune import nx
@@ -275,8 +308,8 @@ def xlog1py(x, y):
     >>> print(special.xlog1py(nx.array([0.0, 2.0]), nx.array([-1.0, 1e-10])))
     float64 [2] [0, 1.9999999999000001e-10]
     """
-    x, y = _real(x, "rune.scipy.special.xlog1py"), _real(y, "rune.scipy.special.xlog1py")
-    unused = _e.logical_and(_e.equal(x, 0), _e.less_equal(y, -1))
+    x, y = as_tensor(x, "rune.scipy.special.xlog1py"), as_tensor(y, "rune.scipy.special.xlog1py")
+    unused = _e.logical_and(_e.equal(x, 0), _at_or_below(y, -1))
     with np.errstate(divide="ignore"):
         log_y = _e.log1p(_e.where(unused, 0.0, y))
     return call_broadcasting("rune.scipy.special.xlog1py", _e.multiply, x, log_y)
@@ -286,12 +319,14 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     """log |sum(b * exp(a))| over `axis`, without overflow (scipy's arguments).
 
     Args:
-      a: a real tensor, numpy array or nested list.
+      a: a real or complex tensor, numpy array or nested list.
       axis: None (all axes), an int or a tuple of ints.
-      b: weights broadcasting with a (may be negative), or None for 1.
+      b: weights broadcasting with a (may be negative or complex), or None for 1.
       keepdims: keep the reduced axes, with size 1.
       return_sign: also return the sign of the sum; without it a negative
-        sum gives nan, as scipy does.
+        sum gives nan, as scipy does. For a complex sum, the sign is its
+        phase s / |s| (which moves with a: it is differentiated), and without
+        return_sign the result is the complex log of the sum, as scipy's.
 
     Raises:
       TypeError: a or b is not numeric.
@@ -306,23 +341,26 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     >>> print(out, sign)
     float64 [] 0.5413248546129181 float64 [] -1
     """
-    a = _real(a, "rune.scipy.special.logsumexp")
+    fn = "rune.scipy.special.logsumexp"
+    a = as_tensor(a, fn)
     if b is None and not return_sign:
         return _nxr.logsumexp(a, axis=axis, keepdims=keepdims)
-    axes = _nxr.normalize_axes(axis, a.ndim, "rune.scipy.special.logsumexp")
-    shift = _nxr._detached_max(a, axes)
+    axes = _nxr.normalize_axes(axis, a.ndim, fn)
+    shift = _nxr._detached_max(a, axes)  # of the real parts: a real shift
     terms = _e.exp(_e.subtract(a, shift))
     if b is not None:
-        terms = call_broadcasting("rune.scipy.special.logsumexp", _e.multiply, terms,
-                                  _real(b, "rune.scipy.special.logsumexp"))
+        terms = call_broadcasting(fn, _e.multiply, terms, as_tensor(b, fn))
         axes = tuple(range(terms.ndim - a.ndim)) + tuple(i + terms.ndim - a.ndim for i in axes)
     total = _r.sum(terms, axis=axes, keepdims=True)
-    sign = _e.sign(_e.stop_gradient(total))
-    with np.errstate(divide="ignore"):
-        out = _e.add(_e.log(_e.absolute(total)), shift)
-    if not keepdims:
-        shape = _r._reduced_shape(total.shape, axes, False)
-        out, sign = _s.reshape(out, shape=shape), _s.reshape(sign, shape=shape)
+    shape = total.shape if keepdims else _r._reduced_shape(total.shape, axes, False)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if total.dtype.kind == "c" and not return_sign:
+            return _s.reshape(_e.add(_e.log(total), shift), shape=shape)
+        size = _e.absolute(total)
+        out = _s.reshape(_e.add(_e.log(size), shift), shape=shape)
+        if total.dtype.kind == "c":  # the phase: not piecewise constant, so not detached
+            return out, _s.reshape(_e.divide(total, size), shape=shape)
+    sign = _s.reshape(_e.sign(_e.stop_gradient(total)), shape=shape)
     if return_sign:
         return out, sign
     return _e.where(_e.less(sign, 0), np.nan, out)
@@ -332,11 +370,11 @@ def softmax(x, axis=None):
     """exp(x) / sum(exp(x)) over `axis`: scipy's default is all axes (nx.softmax's is the last).
 
     Args:
-      x: a real tensor, numpy array or nested list.
+      x: a real or complex tensor, numpy array or nested list.
       axis: None (all axes), an int or a tuple of ints.
 
     Raises:
-      TypeError: x is complex, or not numeric.
+      TypeError: x is not numeric.
       ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
@@ -346,18 +384,18 @@ def softmax(x, axis=None):
     [[0.25, 0.25],
      [0.25, 0.25]]
     """
-    return _nxr.softmax(_real(x, "rune.scipy.special.softmax"), axis=axis)
+    return _nxr.softmax(as_tensor(x, "rune.scipy.special.softmax"), axis=axis)
 
 
 def log_softmax(x, axis=None):
     """log(softmax(x)) over `axis` (all axes by default, as scipy), computed stably.
 
     Args:
-      x: a real tensor, numpy array or nested list.
+      x: a real or complex tensor, numpy array or nested list.
       axis: None (all axes), an int or a tuple of ints.
 
     Raises:
-      TypeError: x is complex, or not numeric.
+      TypeError: x is not numeric.
       ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
@@ -365,4 +403,83 @@ def log_softmax(x, axis=None):
     >>> print(special.log_softmax(nx.array([0.0, 0.0])))
     float64 [2] [-0.6931471805599453, -0.6931471805599453]
     """
-    return _nxr.log_softmax(_real(x, "rune.scipy.special.log_softmax"), axis=axis)
+    return _nxr.log_softmax(as_tensor(x, "rune.scipy.special.log_softmax"), axis=axis)
+
+
+def _incomplete(prim, name, *args):
+    fn = f"rune.scipy.special.{name}"  # Python numbers stay weakly typed, as in numpy
+    return call_broadcasting(fn, prim, *[a if type(a) in (int, float) else _real(a, fn)
+                                         for a in args])
+
+
+def gammainc(a, x):
+    """The regularized lower incomplete gamma function
+    P(a, x) = integral_0^x t^(a-1) e^-t dt / gamma(a), the cdf of gamma(a) at x.
+
+    Differentiable in x to every order (d/dx is the gamma density) and, as in
+    JAX, once in a (by differentiating its series or continued fraction term
+    by term): a second derivative in a raises NotImplementedError. nan where
+    a < 0 or x < 0; P(0, x) = 1 for x > 0, as scipy.
+
+    Args:
+      a: the shape, real and >= 0 (a tensor, numpy array or number).
+      x: the point, real and >= 0; a and x broadcast together.
+
+    Raises:
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.gammainc(2.0, nx.array([0.0, 1.0, 5.0])))
+    float64 [3] [0, 0.2642411176571153, 0.9595723180054873]
+    """
+    return _incomplete(_inc.gammainc, "gammainc", a, x)
+
+
+def gammaincc(a, x):
+    """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x),
+    accurate where P is near 1 (its own continued fraction there).
+
+    Derivatives as gammainc's (with the opposite sign): every order in x,
+    once in a.
+
+    Args:
+      a: the shape, real and >= 0 (a tensor, numpy array or number).
+      x: the point, real and >= 0; a and x broadcast together.
+
+    Raises:
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.gammaincc(2.0, nx.array([1.0, 50.0])))
+    float64 [2] [0.7357588823428847, 9.836624224615988e-21]
+    """
+    return _incomplete(_inc.gammaincc, "gammaincc", a, x)
+
+
+def betainc(a, b, x):
+    """The regularized incomplete beta function
+    I_x(a, b) = integral_0^x t^(a-1) (1-t)^(b-1) dt / B(a, b), the cdf of beta(a, b).
+
+    Differentiable in x to every order (d/dx is the beta density). Not in a
+    or b (JAX has no such derivative either): asking for one raises
+    NotImplementedError naming the argument. nan outside a > 0, b > 0,
+    0 <= x <= 1.
+
+    Args:
+      a, b: the shapes, real and > 0 (tensors, numpy arrays or numbers).
+      x: the point in [0, 1]; a, b and x broadcast together.
+
+    Raises:
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.betainc(2.0, 3.0, nx.array([0.0, 0.5, 1.0])))
+    float64 [3] [0, 0.6875000000000002, 1]
+    """
+    return _incomplete(_inc.betainc, "betainc", a, b, x)

@@ -26,6 +26,26 @@ def _standardized(x, loc, scale):
     return (nx.asarray(x) - loc) / scale
 
 
+def _log(p):
+    """log p, -inf at 0 without numpy's warning (a probability of 0 is an answer)."""
+    with np.errstate(divide="ignore"):
+        return nx.log(p)
+
+
+def _log1m(p):
+    """log(1 - p), keeping its digits where p is small."""
+    with np.errstate(divide="ignore"):
+        return nx.log1p(-p)
+
+
+def _log_probability(p, q):
+    """log p, given p and q = 1 - p each computed directly: log p where p is
+    small, log1p(-q) where p is near 1 (each branch fed a harmless value where
+    the other is taken, so that neither sends an infinite derivative through)."""
+    small = p < 0.5
+    return nx.where(small, _log(nx.where(small, p, 1.0)), _log1m(nx.where(small, 0.0, q)))
+
+
 def _log_ndtr(z):
     """log Phi(z): log(erfc(-z / sqrt 2) / 2) (log1p(-erfc(z / sqrt 2) / 2) for z > 0),
     or for z < -20 (where erfc underflows) the asymptotic series
@@ -103,6 +123,23 @@ class norm:
         return loc + scale * _SQRT2 * _special.erfinv(2 * nx.asarray(q) - 1)
 
 
+def _t_lower(z, df):
+    """P(T <= z) = I_u(df/2, df/2), u = (1 + z/w)/2 = df / (2 w (w - z)), w = sqrt(df + z^2):
+    the last form has no cancellation for z < 0, and is smooth in z everywhere."""
+    w = nx.sqrt(df + z * z)
+    return _special.betainc(df / 2, df / 2, df / (2 * w * (w - z)))
+
+
+def _t_tails(x, df, loc, scale):
+    """(z < 0, P(T <= z) computed where z < 0, P(T > z) computed where z >= 0):
+    each tail from its own side, so that neither is 1 minus a number near 1."""
+    z = _standardized(x, loc, scale)
+    df = nx.asarray(df) * 1.0
+    below = z < 0
+    # each side evaluated at a harmless z on the other (the double-where trick)
+    return below, _t_lower(nx.where(below, z, 0.0), df), _t_lower(-nx.where(below, 0.0, z), df)
+
+
 class t:
     """Student's t distribution with df degrees of freedom.
 
@@ -135,9 +172,59 @@ class t:
         """
         return nx.exp(t.logpdf(x, df, loc, scale))
 
+    @staticmethod
+    def cdf(x, df, loc=0.0, scale=1.0):
+        """P(X <= x), by the incomplete beta function. Differentiable in x, loc and
+        scale; not in df (betainc has no derivative in its shapes).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.t.cdf(-2.0, df=3.0))
+        float64 [] 0.06966298427942157
+        """
+        below, lower, upper = _t_tails(x, df, loc, scale)
+        return nx.where(below, lower, 1 - upper)
+
+    @staticmethod
+    def logcdf(x, df, loc=0.0, scale=1.0):
+        """log P(X <= x), accurate in both tails.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.t.logcdf(-1e4, df=3.0))
+        float64 [] -27.533297712883943
+        """
+        below, lower, upper = _t_tails(x, df, loc, scale)
+        return nx.where(below, _log(lower), _log1m(upper))
+
+    @staticmethod
+    def sf(x, df, loc=0.0, scale=1.0):
+        """P(X > x) = cdf(-x) (with loc and scale: reflected about loc).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.t.sf(2.0, df=3.0))
+        float64 [] 0.06966298427942157
+        """
+        return t.cdf(-_standardized(x, loc, scale), df)
+
+    @staticmethod
+    def logsf(x, df, loc=0.0, scale=1.0):
+        """log P(X > x), accurate in both tails.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.t.logsf(1e4, df=3.0))
+        float64 [] -27.533297712883943
+        """
+        return t.logcdf(-_standardized(x, loc, scale), df)
+
 
 def _support(logp, inside):
     return nx.where(inside, logp, -np.inf)
+
+
+def _gamma_inside(x, loc, scale):
+    """(x > loc, z = (x - loc) / scale there and 1 elsewhere)."""
+    z = _standardized(x, loc, scale)
+    inside = z > 0
+    return inside, nx.where(inside, z, 1.0)
 
 
 class gamma:
@@ -174,6 +261,60 @@ class gamma:
         """
         return nx.exp(gamma.logpdf(x, a, loc, scale))
 
+    @staticmethod
+    def cdf(x, a, loc=0.0, scale=1.0):
+        """P(X <= x) = gammainc(a, z); 0 for x <= loc. Differentiable in x, loc,
+        scale, and once in a (as gammainc).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.gamma.cdf(2.0, a=3.0))
+        float64 [] 0.32332358381693654
+        """
+        inside, z = _gamma_inside(x, loc, scale)
+        return nx.where(inside, _special.gammainc(a, z), 0.0)
+
+    @staticmethod
+    def logcdf(x, a, loc=0.0, scale=1.0):
+        """log P(X <= x); -inf for x <= loc.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.gamma.logcdf(2.0, a=3.0))
+        float64 [] -1.1291016497509285
+        """
+        inside, z = _gamma_inside(x, loc, scale)
+        p, q = _special.gammainc(a, z), _special.gammaincc(a, z)
+        return nx.where(inside, _log_probability(p, q), -np.inf)
+
+    @staticmethod
+    def sf(x, a, loc=0.0, scale=1.0):
+        """P(X > x) = gammaincc(a, z), accurate far in the upper tail; 1 for x <= loc.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.gamma.sf(50.0, a=3.0))
+        float64 [] 2.509303552201055e-19
+        """
+        inside, z = _gamma_inside(x, loc, scale)
+        return nx.where(inside, _special.gammaincc(a, z), 1.0)
+
+    @staticmethod
+    def logsf(x, a, loc=0.0, scale=1.0):
+        """log P(X > x); 0 for x <= loc.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.gamma.logsf(50.0, a=3.0))
+        float64 [] -42.8291115214875
+        """
+        inside, z = _gamma_inside(x, loc, scale)
+        p, q = _special.gammainc(a, z), _special.gammaincc(a, z)
+        return nx.where(inside, _log_probability(q, p), 0.0)
+
+
+def _beta_parts(x, loc, scale):
+    """(z <= 0, z >= 1, z inside (0, 1) and 1/2 elsewhere)."""
+    z = _standardized(x, loc, scale)
+    below, above = z <= 0, z >= 1
+    return below, above, nx.where(below | above, 0.5, z)
+
 
 class beta:
     """The beta distribution on [loc, loc + scale]: density z^(a-1) (1-z)^(b-1) / B(a, b).
@@ -207,6 +348,61 @@ class beta:
         float64 [] 1
         """
         return nx.exp(beta.logpdf(x, a, b, loc, scale))
+
+    @staticmethod
+    def cdf(x, a, b, loc=0.0, scale=1.0):
+        """P(X <= x) = betainc(a, b, z). Differentiable in x, loc and scale; not in
+        a or b (betainc has no derivative in its shapes).
+
+        >>> from rune.scipy import stats
+        >>> print(stats.beta.cdf(0.25, a=2.0, b=3.0))
+        float64 [] 0.26171874999999994
+        """
+        below, above, z = _beta_parts(x, loc, scale)
+        return nx.where(below, 0.0, nx.where(above, 1.0, _special.betainc(a, b, z)))
+
+    @staticmethod
+    def logcdf(x, a, b, loc=0.0, scale=1.0):
+        """log P(X <= x); -inf for x <= loc.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.beta.logcdf(1e-5, a=2.0, b=3.0))
+        float64 [] -21.234104794084626
+        """
+        below, above, z = _beta_parts(x, loc, scale)
+        p, q = _special.betainc(a, b, z), _special.betainc(b, a, 1 - z)
+        return nx.where(below, -np.inf, nx.where(above, 0.0, _log_probability(p, q)))
+
+    @staticmethod
+    def sf(x, a, b, loc=0.0, scale=1.0):
+        """P(X > x) = betainc(b, a, 1 - z), accurate near the upper end.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.beta.sf(0.25, a=2.0, b=3.0))
+        float64 [] 0.73828125
+        """
+        below, above, z = _beta_parts(x, loc, scale)
+        return nx.where(below, 1.0, nx.where(above, 0.0, _special.betainc(b, a, 1 - z)))
+
+    @staticmethod
+    def logsf(x, a, b, loc=0.0, scale=1.0):
+        """log P(X > x); -inf for x >= loc + scale.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.beta.logsf(1 - 1e-5, a=2.0, b=3.0))
+        float64 [] -33.15248953383257
+        """
+        below, above, z = _beta_parts(x, loc, scale)
+        p, q = _special.betainc(a, b, z), _special.betainc(b, a, 1 - z)
+        return nx.where(below, 0.0, nx.where(above, -np.inf, _log_probability(q, p)))
+
+
+def _poisson_counts(k, loc):
+    """(floor(k - loc) >= 0, floor(k - loc) + 1 there and 1 elsewhere): the
+    cdf at k is the cdf at the last whole number up to k, as scipy's."""
+    whole = nx.floor(nx.asarray(k) - loc) * 1.0
+    inside = whole >= 0
+    return inside, nx.where(inside, whole, 0.0) + 1.0
 
 
 class poisson:
@@ -242,6 +438,52 @@ class poisson:
         float64 [] 0.36787944117144233
         """
         return nx.exp(poisson.logpmf(k, mu, loc))
+
+    @staticmethod
+    def cdf(k, mu, loc=0):
+        """P(K <= k) = gammaincc(floor(k) + 1, mu). Differentiable in mu.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.poisson.cdf(2, mu=3.0))
+        float64 [] 0.4231900811268433
+        """
+        inside, n = _poisson_counts(k, loc)
+        return nx.where(inside, _special.gammaincc(n, mu), 0.0)
+
+    @staticmethod
+    def logcdf(k, mu, loc=0):
+        """log P(K <= k); -inf below loc.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.poisson.logcdf(2, mu=3.0))
+        float64 [] -0.8599338365037297
+        """
+        inside, n = _poisson_counts(k, loc)
+        p, q = _special.gammaincc(n, mu), _special.gammainc(n, mu)
+        return nx.where(inside, _log_probability(p, q), -np.inf)
+
+    @staticmethod
+    def sf(k, mu, loc=0):
+        """P(K > k) = gammainc(floor(k) + 1, mu), accurate far in the upper tail.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.poisson.sf(30, mu=3.0))
+        float64 [] 4.12540519811399e-21
+        """
+        inside, n = _poisson_counts(k, loc)
+        return nx.where(inside, _special.gammainc(n, mu), 1.0)
+
+    @staticmethod
+    def logsf(k, mu, loc=0):
+        """log P(K > k); 0 below loc.
+
+        >>> from rune.scipy import stats
+        >>> print(stats.poisson.logsf(30, mu=3.0))
+        float64 [] -46.93712270806674
+        """
+        inside, n = _poisson_counts(k, loc)
+        p, q = _special.gammaincc(n, mu), _special.gammainc(n, mu)
+        return nx.where(inside, _log_probability(q, p), 0.0)
 
 
 class multivariate_normal:
