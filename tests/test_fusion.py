@@ -332,3 +332,12 @@ def same_outputs(f, x):
     assume(finite(want))
     for got, expected in zip(rune.ptree.leaves(with_fusion(x)), rune.ptree.leaves(want)):
         assert_close(got, expected, rtol=1e-12, scale=scale_of(expected))
+
+
+def test_a_sum_of_many_arrays_is_cut_into_kernels_of_few_enough_inputs():
+    xs = [nx.array([0.1 * k, -0.2]) for k in range(fused.MAX_INPUTS + 10)]
+    f = lambda *xs: sum(xs[1:], xs[0])  # noqa: E731
+    graph = rune.make_graph(f, fuse=True)(*xs)
+    assert {eq[0].name for eq in graph.equations} == {"fused"}
+    assert all(len(eq[1]) <= fused.MAX_INPUTS for eq in graph.equations)
+    assert_close(rune.jit(f, fuse=True)(*xs), f(*xs), rtol=1e-14)
