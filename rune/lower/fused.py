@@ -10,7 +10,9 @@ fusion does for JAX.
 `fuse(graph, names)` returns the same program with each chosen group of
 equations replaced by one equation of a `Fused` kernel. A group is a tree:
 an equation, and the elementwise equations whose result only it uses
-(recursively), so every value used twice, or used outside, stays an array.
+(recursively). A value used twice stays an array, unless it is on a small
+array and cheap (`_recomputable`): then each user's kernel computes it again,
+which costs less than ending a kernel there. An output is always an array.
 Only float64 and complex128 values are fused (numexpr has no complex64,
 and promotes float32 with Python constants), only the primitives of
 `EXPRESSIONS`, and only where it pays (`worth_fusing`): everything else
@@ -77,7 +79,12 @@ MAX_DEPTH = 32
 # On small arrays a value used several times is recomputed inside each of its
 # users' kernels if its expression has at most this many operations (XLA
 # does the same for cheap producers): fewer calls, each doing a little more.
-RECOMPUTE_BUDGET = 10
+# A kernel call costs ~1.4 us on 8 floats, plus ~0.1 us per sin or exp in it.
+# Measured on W1's gradient (scripts/bench.py, 40 steps, 8 floats), budget:
+# kernels, us per call: 0: 82 + 39 numpy calls, 330-400; 6 or 8: 61, 230-310;
+# 10: 49, 205-255; 12: 43, 200-246; 16: 53, 265-310 (where the chain is cut
+# moves); W1 forward stays 7 kernels whatever the budget.
+RECOMPUTE_BUDGET = 12
 # numexpr compiles a kernel of up to 255 registers; recomputation could make
 # expressions grow past that, so a kernel has at most this many operations.
 MAX_KERNEL_OPERATIONS = 64
