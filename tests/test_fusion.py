@@ -341,3 +341,14 @@ def test_a_sum_of_many_arrays_is_cut_into_kernels_of_few_enough_inputs():
     assert {eq[0].name for eq in graph.equations} == {"fused"}
     assert all(len(eq[1]) <= fused.MAX_INPUTS for eq in graph.equations)
     assert_close(rune.jit(f, fuse=True)(*xs), f(*xs), rtol=1e-14)
+
+
+def test_kernels_of_the_same_expression_are_compiled_once():
+    # numexpr's compiler is slow on long expressions; a chain repeats them.
+    def chain(x):
+        for _ in range(6):
+            x = nx.exp(nx.tanh(nx.sin(x) * 0.5 + x))
+        return x
+    graph = rune.make_graph(chain, fuse=True)(nx.array([0.1, -0.4, 0.9]))
+    kernels = [eq[0].kernel for eq in graph.equations]
+    assert len(kernels) >= 3 and len({id(k) for k in kernels[1:]}) == 1
