@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 import pytest
 from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import rune
 from rune import nx
@@ -72,7 +73,7 @@ def test_a_chain_and_its_gradient_run_as_a_few_kernels():
     x = nx.array([0.1, -0.4, 0.9])
     f = rune.jit(rune.grad(chain), fuse=True)
     source = f.source(x)
-    assert source.count("fused") >= 6 and "tanh(sin(a) * 0.5 + a)" in source
+    assert source.count(" = fused") >= 2 and "tanh(sin(a) * 0.5 + a)" in source
     assert len(source.splitlines()) < len(rune.jit(rune.grad(chain), fuse=False).source(x)
                                           .splitlines()) / 2
     assert_close(f(x), rune.grad(chain)(x), rtol=1e-14)
@@ -248,3 +249,106 @@ def test_kernels_write_into_dead_temporaries():
     for _ in range(2):  # the second call writes into fresh buffers, not the first's output
         for got, want in zip(jitted(x, y), rune.jit(f, fuse=False)(x, y)):
             assert_close(got, want, rtol=1e-14)
+
+
+# ------------------------------------------------- recomputing shared values
+
+
+def kernels_and_equations(f, x):
+    graph = rune.make_graph(f, fuse=True)(x)
+    return sum(eq[0].name == "fused" for eq in graph.equations), len(graph.equations)
+
+
+def test_cheap_shared_values_are_recomputed_in_each_kernel(monkeypatch):
+    # W1's gradient (scripts/bench.py): exp(t) feeds the next step and the
+    # backward pass; storing every such value cut the graph into 81 kernels
+    # and 71 numpy calls.
+    monkeypatch.setattr(fused, "SMALL_GROUP", 4)
+    def w1(x):
+        y = x
+        for _ in range(40):
+            y = nx.exp(nx.tanh(nx.sin(y) * 0.5 + x))
+        return nx.sum(y)
+    x = nx.array(np.random.default_rng(0).uniform(-1, 1, 8))
+    kernels, equations = kernels_and_equations(rune.grad(w1), x)
+    monkeypatch.setattr(fused, "RECOMPUTE_BUDGET", 0)  # store every shared value
+    stored_kernels, _ = kernels_and_equations(rune.grad(w1), x)
+    assert kernels < min(stored_kernels, 81) and equations == kernels  # no numpy call left
+    monkeypatch.undo()
+    assert_close(rune.jit(rune.grad(w1), fuse=True)(x), rune.grad(w1)(x), rtol=1e-12)
+
+
+def test_a_shared_value_is_stored_on_large_arrays():
+    # There each copy would be one more pass over memory.
+    f = lambda x: nx.cos(nx.sin(x) * 2.0) * x + nx.sin(x) * 2.0 * x  # noqa: E731
+    small, large = nx.array([0.1, -0.4]), nx.array(np.linspace(-1, 1, fused.LARGE))
+    assert [eq[0].name for eq in rune.make_graph(f, fuse=True)(small).equations] == ["fused"]
+    graph = rune.make_graph(f, fuse=True)(large)
+    assert [eq[0].name for eq in graph.equations] == ["fused", "fused"]
+    assert str(graph).count("sin(") == 1
+    same_with_and_without_fusion(f, large)
+
+
+def test_a_group_left_to_numpy_still_reads_a_recomputed_value(monkeypatch):
+    # sin(x) is recomputed inside the big kernel; `sin(x) + 1` is too small a
+    # group to fuse, so its numpy add needs sin(x) as an array.
+    monkeypatch.setattr(fused, "SMALL_GROUP", 4)
+    f = lambda x: (nx.exp(nx.tanh(nx.cos(nx.sin(x)) * 2.0)), nx.sin(x) + 1.0)  # noqa: E731
+    x = nx.array([0.1, -0.4])
+    with_fusion, without = both(f)
+    assert "fused" in with_fusion.source(x) and "= sin(" in with_fusion.source(x)
+    for got, want in zip(with_fusion(x), without(x)):
+        assert_close(got, want, rtol=1e-14)
+
+
+OPERATIONS = (lambda a, b: a * b, lambda a, b: a + b, lambda a, b: a - b * 0.5,
+              lambda a, b: nx.sin(a) * b, lambda a, b: nx.tanh(a + b), lambda a, b: nx.exp(a * 0.1) - b)
+
+
+@given(st.lists(st.tuples(st.integers(0, len(OPERATIONS) - 1), st.integers(0, 99), st.integers(0, 99)),
+                min_size=1, max_size=40),
+       st.sampled_from([2, 4]))
+def test_programs_with_heavy_sharing_equal_the_numpy_replay(steps, small_group):
+    # Each step combines two earlier values: most values have several users,
+    # some of them kernels, some numpy calls, some outputs.
+    def program(x):
+        values = [x, nx.cos(x)]
+        for op, i, j in steps:
+            values.append(OPERATIONS[op](values[i % len(values)], values[j % len(values)]))
+        return nx.sum(values[-1]), values[len(values) // 2]
+    x = nx.array(np.linspace(-0.9, 0.8, 5))
+    old = fused.SMALL_GROUP
+    fused.SMALL_GROUP = small_group
+    try:
+        same_outputs(program, x)
+        same_outputs(rune.grad(lambda x: program(x)[0] + nx.sum(program(x)[1])), x)
+    finally:
+        fused.SMALL_GROUP = old
+
+
+def same_outputs(f, x):
+    with_fusion, without = both(f)
+    want = without(x)
+    assume(finite(want))
+    for got, expected in zip(rune.ptree.leaves(with_fusion(x)), rune.ptree.leaves(want)):
+        assert_close(got, expected, rtol=1e-12, scale=scale_of(expected))
+
+
+def test_a_sum_of_many_arrays_is_cut_into_kernels_of_few_enough_inputs():
+    xs = [nx.array([0.1 * k, -0.2]) for k in range(fused.MAX_INPUTS + 10)]
+    f = lambda *xs: sum(xs[1:], xs[0])  # noqa: E731
+    graph = rune.make_graph(f, fuse=True)(*xs)
+    assert {eq[0].name for eq in graph.equations} == {"fused"}
+    assert all(len(eq[1]) <= fused.MAX_INPUTS for eq in graph.equations)
+    assert_close(rune.jit(f, fuse=True)(*xs), f(*xs), rtol=1e-14)
+
+
+def test_kernels_of_the_same_expression_are_compiled_once():
+    # numexpr's compiler is slow on long expressions; a chain repeats them.
+    def chain(x):
+        for _ in range(6):
+            x = nx.exp(nx.tanh(nx.sin(x) * 0.5 + x))
+        return x
+    graph = rune.make_graph(chain, fuse=True)(nx.array([0.1, -0.4, 0.9]))
+    kernels = [eq[0].kernel for eq in graph.equations]
+    assert len(kernels) >= 3 and len({id(k) for k in kernels[1:]}) == 1

@@ -10,7 +10,9 @@ fusion does for JAX.
 `fuse(graph, names)` returns the same program with each chosen group of
 equations replaced by one equation of a `Fused` kernel. A group is a tree:
 an equation, and the elementwise equations whose result only it uses
-(recursively), so every value used twice, or used outside, stays an array.
+(recursively). A value used twice stays an array, unless it is on a small
+array and cheap (`_recomputable`): then each user's kernel computes it again,
+which costs less than ending a kernel there. An output is always an array.
 Only float64 and complex128 values are fused (numexpr has no complex64,
 and promotes float32 with Python constants), only the primitives of
 `EXPRESSIONS`, and only where it pays (`worth_fusing`): everything else
@@ -22,6 +24,7 @@ inside another group.
 
 from __future__ import annotations
 
+import functools
 import keyword
 import math
 import threading
@@ -74,6 +77,20 @@ FAST_ON_LARGE = {"add", "subtract", "multiply", "divide", "negative", "reciproca
                  "square", "integer_pow", "sin", "cos", "conj", "absolute"}
 # Python's parser (which numexpr uses) refuses deeper nesting than ~200.
 MAX_DEPTH = 32
+# On small arrays a value used several times is recomputed inside each of its
+# users' kernels if its expression has at most this many operations (XLA
+# does the same for cheap producers): fewer calls, each doing a little more.
+# A kernel call costs ~1.4 us on 8 floats, plus ~0.1 us per sin or exp in it.
+# Measured on W1's gradient (scripts/bench.py, 40 steps, 8 floats), budget:
+# kernels, us per call: 0: 82 + 39 numpy calls, 330-400; 6 or 8: 61, 230-310;
+# 10: 49, 205-255; 12: 43, 200-246; 16: 53, 265-310 (where the chain is cut
+# moves); W1 forward stays 7 kernels whatever the budget.
+RECOMPUTE_BUDGET = 12
+# numexpr compiles a kernel of up to 255 registers; recomputation could make
+# expressions grow past that, so a kernel has at most this many operations.
+MAX_KERNEL_OPERATIONS = 64
+# numexpr takes at most 32 arrays per kernel, inputs and temporaries together.
+MAX_INPUTS = 24
 
 # numexpr's kernels share state: two threads running kernels at once corrupt
 # memory (seen with numexpr 2.14), so they take turns.
@@ -118,12 +135,22 @@ class Fused:
 
     def compile(self, inputs, params, out, names):
         """Name the inputs in the expression, and compile it."""
-        input_names = [_variable_name(v, names) for v in inputs]
-        params["expr"] = params["expr"].format(*input_names)
-        signature = [(n, _PYTHON_TYPE[v.dtype]) for n, v in zip(input_names, inputs)]
-        self.kernel = NumExpr(params["expr"], signature=signature)
+        template = params["expr"]
+        params["expr"] = template.format(*(_variable_name(v, names) for v in inputs))
+        anonymous = template.format(*(f"x{i}" for i in range(len(inputs))))
+        self.kernel = _kernel(anonymous, tuple(_PYTHON_TYPE[v.dtype] for v in inputs))
         if self.kernel.fullsig[:1] != _NUMEXPR_TYPES[out.dtype].encode():
             raise TypeError(f"numexpr makes {self.kernel.fullsig[:1]} of {params}")
+
+
+@functools.lru_cache(maxsize=1024)
+def _kernel(expr, types):
+    """The numexpr kernel of expr, whose inputs are x0, x1... of these types,
+    compiled once: the steps of a chain are the same expression on other
+    inputs, and numexpr's compiler is slow on long ones (W1's gradient has
+    43 kernels of 10 expressions: make_graph takes 125-160 ms compiling
+    each kernel, 61-74 ms with this cache, 26-33 ms once it is warm)."""
+    return NumExpr(expr, signature=[(f"x{i}", t) for i, t in enumerate(types)])
 
 
 def fuse(graph: Graph, names: dict | None = None) -> Graph:
@@ -134,9 +161,8 @@ def fuse(graph: Graph, names: dict | None = None) -> Graph:
     """
     if not available():
         return graph
-    uses = _count_uses(graph)
     made_by = {id(eq[3]): eq for eq in graph.equations if _fusable(eq)}
-    inlined = _inlined(graph, made_by, uses)
+    inlined = _inlined(graph, made_by, _users(graph))
     groups = {}  # id of a root's result -> its fused equation
     computed = set()  # results computed inside a kernel
     for eq in graph.equations:
@@ -147,8 +173,8 @@ def fuse(graph: Graph, names: dict | None = None) -> Graph:
                 computed.update(group[1])
     if not groups:
         return graph
-    equations = [groups.get(id(eq[3]), eq) for eq in graph.equations
-                 if id(eq[3]) in groups or id(eq[3]) not in computed]
+    equations = _live([groups.get(id(eq[3]), eq) for eq in graph.equations],
+                      graph.outputs, computed - set(groups))
     fused = Graph(graph.inputs, equations, graph.outputs)
     names = names or fused.names()
     try:
@@ -159,32 +185,68 @@ def fuse(graph: Graph, names: dict | None = None) -> Graph:
     return fused
 
 
-def _inlined(graph, made_by, uses) -> set:
-    """Ids of the results written into their user's expression: fusable
-    equations whose one user is fusable too (a reduction never is: numexpr
-    reduces last), up to a nesting of MAX_DEPTH."""
+def _inlined(graph, made_by, users) -> set:
+    """Ids of the results written into their users' expressions instead of
+    being arrays: a fusable result whose users are all fusable (a reduction
+    is never inlined: numexpr reduces last), if it has one user, or if it is
+    cheap to recompute (`_recomputable`). Each kernel stays within MAX_DEPTH
+    nesting and MAX_KERNEL_OPERATIONS operations (counted as written, so
+    recomputed ones count once per copy): past them, its arguments become
+    the roots of their own groups."""
     inlined = set()
-    depth = {}
+    depth, size, reads = {}, {}, {}  # of each result's expression as written
     for eq in graph.equations:
         if id(eq[3]) not in made_by:
             continue
-        inner = [a for a in eq[1] if id(a) in made_by and uses[id(a)] == 1
-                 and made_by[id(a)][0].name not in REDUCTIONS]
-        depth[id(eq[3])] = 1 + max((depth[id(a)] for a in inner), default=0)
-        if depth[id(eq[3])] > MAX_DEPTH:  # the arguments become the roots of their groups
-            inner, depth[id(eq[3])] = [], 1
+        inner = [a for a in eq[1] if id(a) in made_by
+                 and made_by[id(a)][0].name not in REDUCTIONS
+                 and (len(users[id(a)]) == 1 or _recomputable(a, users[id(a)], size))]
+        inner_ids = {id(a) for a in inner}
+        inputs = {id(a) for a in eq[1] if type(a) is Var and id(a) not in inner_ids}
+        key = id(eq[3])
+        depth[key] = 1 + max((depth[id(a)] for a in inner), default=0)
+        size[key] = 1 + sum(size[id(a)] for a in inner)
+        reads[key] = inputs.union(*(reads[id(a)] for a in inner))
+        if (depth[key] > MAX_DEPTH or size[key] > MAX_KERNEL_OPERATIONS
+                or len(reads[key]) > MAX_INPUTS):
+            inner, depth[key], size[key] = [], 1, 1
+            reads[key] = {id(a) for a in eq[1] if type(a) is Var}
         inlined.update(id(a) for a in inner)
     return inlined
 
 
-def _count_uses(graph) -> dict:
-    uses: dict = {}
-    for _, args, _, _ in graph.equations:
-        for a in args:
-            uses[id(a)] = uses.get(id(a), 0) + 1
+def _recomputable(x, users, size) -> bool:
+    """Whether x, used several times, is better recomputed inside each user's
+    kernel than stored: on small arrays, where a kernel's cost is its call
+    and not its work, if x's expression is at most RECOMPUTE_BUDGET
+    operations. On large arrays each copy is a pass over memory: x stays an array."""
+    return (size[id(x)] <= RECOMPUTE_BUDGET and math.prod(x.shape) < LARGE
+            and all(u is not None and math.prod(u[3].shape) < LARGE for u in users))
+
+
+def _users(graph) -> dict:
+    """id of each value -> the equations using it, once per use; None for
+    each time it is an output of the graph (an output is never inlined)."""
+    users: dict = {}
+    for eq in graph.equations:
+        for a in eq[1]:
+            users.setdefault(id(a), []).append(eq)
     for o in graph.outputs:
-        uses[id(o)] = uses.get(id(o), 0) + 2  # an output is never inlined
-    return uses
+        users.setdefault(id(o), []).extend([None, None])
+    return users
+
+
+def _live(equations, outputs, computed) -> list:
+    """The equations less those of values computed inside kernels, unless
+    an equation left as numpy still reads the value: a recomputed value can
+    be inside one kernel and read by a group not worth fusing."""
+    needed = {id(o) for o in outputs}
+    kept = []
+    for eq in reversed(equations):
+        if id(eq[3]) in needed or id(eq[3]) not in computed:
+            kept.append(eq)
+            needed.update(id(a) for a in eq[1])
+    return kept[::-1]
 
 
 def _fusable(eq) -> bool:
@@ -265,7 +327,7 @@ def _group(root, made_by, inlined):
     out = root[3]
     template = expression(root)[0]
     size = math.prod(root[1][0].shape if root[0].name in REDUCTIONS else out.shape)
-    if not worth_fusing(len(members), size) or len(inputs) > 24:
+    if not worth_fusing(len(members), size) or len(inputs) > MAX_INPUTS:
         return None
     return (Fused(), tuple(inputs), {"expr": template}, out), members
 
