@@ -33,7 +33,8 @@ from . import elementwise as _e
 from . import indexing as _i
 from . import reduce as _r
 from . import shape as _s
-from .linalg import _add_axis, _adjoint, _linalg_primitive, _result_dtype, _swap, matmul, solve
+from .linalg import (_add_axis, _adjoint, _linalg_primitive, _result_dtype, _swap, einsum, matmul,
+                     solve, stack_letters)
 
 # ------------------------------------------------------------------ helpers
 
@@ -53,10 +54,10 @@ def _real_dtype(dtype):
 
 
 def _diagonal(x):
-    """The diagonal of the matrices in x's last two axes."""
-    n = x.shape[-1]
-    return _r.sum(_e.multiply(x, _constant(np.eye(n), x.dtype)), axis=(len(x.shape) - 1,),
-                  keepdims=False)
+    """The diagonal of the matrices in x's last two axes: an einsum, whose
+    transpose puts a cotangent back on the diagonal."""
+    batch = stack_letters(x)
+    return einsum(x, subscripts=f"{batch}ii->{batch}i")
 
 
 def _constant(value, dtype):
