@@ -52,7 +52,7 @@ def pairs(n, rng):
 
 def main():
     rng = np.random.default_rng(0)
-    print(f"| n | function | rune (us) | numpy (us) | ratio |\n|---|---|---|---|---|")
+    print("| n | function | rune (us) | numpy (us) | ratio |\n|---|---|---|---|---|")
     for n in (4, 50, 200):
         for name, ours, theirs in pairs(n, rng):
             got, want = ours(), theirs()

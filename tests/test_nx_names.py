@@ -365,7 +365,7 @@ def test_vmap_matches_a_loop(case):
     out = rune.vmap(case.f)(*_tensors(batched))
     for i in range(2):
         one = case.f(*_tensors([b[i] for b in batched]))
-        _assert_same(rune.ptree.map(lambda o: o[i], out), one)
+        _assert_same(rune.ptree.map(lambda o, i=i: o[i], out), one)
 
 
 def _differentiable(args):

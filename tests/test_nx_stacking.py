@@ -144,7 +144,7 @@ def test_vmap_matches_a_loop(f, reference, shapes, dtype):
     out = rune.vmap(f)(*_tensors(batched))
     for i in range(2):
         one = f(*_tensors([b[i] for b in batched]))
-        _assert_same(rune.ptree.map(lambda o: o[i], out), one)
+        _assert_same(rune.ptree.map(lambda o, i=i: o[i], out), one)
 
 
 def test_r_and_c_match_numpy():

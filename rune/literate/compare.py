@@ -26,7 +26,10 @@ def require_text(fn: str, **texts) -> None:
 # ANSI/VT100 escape sequences: CSI (colours, cursor moves: ESC [ ... final byte),
 # OSC (titles, hyperlinks: ESC ] ... BEL or ESC \\) and the two-byte ones (ESC 7...).
 _ESCAPE_SEQUENCE = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -Z\\-~]|\x9b[0-?]*[ -/]*[@-~]"
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC
+    r"|\x1b[ -Z\\-~]"  # two bytes
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # CSI as one C1 byte
 )
 
 
