@@ -11,6 +11,7 @@ there as unsupported, with the reason. Skipped when JAX is not installed
 import importlib
 import os
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -41,13 +42,25 @@ def both(f, **options):
 
 
 def assert_same(f, *args, rtol=RTOL, **options):
+    """f on the JAX backend gives the numpy backend's results, from rune
+    tensors and (JAX's own dispatch, JaxJitted's fast path) from JAX arrays."""
     on_numpy, on_jax = both(f, **options)
-    want, got = on_numpy(*args), on_jax(*args)
-    want_leaves, got_leaves = rune.ptree.flatten(want)[0], rune.ptree.flatten(got)[0]
-    assert len(want_leaves) == len(got_leaves)
-    for g, w in zip(got_leaves, want_leaves):
-        assert type(g) is nx.Tensor and g.dtype == w.dtype and g.shape == w.shape
-        assert_close(g, w, rtol=rtol)
+    want = on_numpy(*args)
+    calls = [args]
+    if all(isinstance(a, (nx.Tensor, np.ndarray)) for a in args):
+        calls.append(as_jax_arrays(args))
+    for call in calls:
+        got = on_jax(*call)
+        want_leaves, got_leaves = rune.ptree.flatten(want)[0], rune.ptree.flatten(got)[0]
+        assert len(want_leaves) == len(got_leaves)
+        for g, w in zip(got_leaves, want_leaves):
+            assert type(g) is nx.Tensor and g.dtype == w.dtype and g.shape == w.shape
+            assert_close(g, w, rtol=rtol)
+
+
+def as_jax_arrays(args):
+    with jax.enable_x64(True):  # float64 stays float64
+        return [jax.device_put(np.asarray(a)) for a in args]
 
 
 # ------------------------------------------------------------- the table
@@ -235,6 +248,76 @@ def test_jax_arrays_in_and_out():
     np.testing.assert_allclose(np.asarray(z), np.sin(np.sin([0.5, 1.0]) * 2.0) * 2.0)
     as_tensor = rune.jit(lambda x: nx.sin(x) * 2.0, backend="jax")(y)
     assert type(as_tensor) is nx.Tensor
+
+
+@pytest.mark.parametrize("jax_arrays", [False, True])
+def test_jax_arrays_go_through_jax_dispatch_and_trace_once_per_shape(jax_arrays):
+    traced = []
+
+    def f(x, y):
+        traced.append(x.shape)
+        return {"sum": x + y, "pair": (nx.sin(x), y * 2.0)}
+
+    on_jax = rune.jit(f, backend="jax", jax_arrays=jax_arrays)
+    for n in (3, 3, 5, 3, 5):
+        x, y = np.linspace(0.0, 1.0, n), np.linspace(-1.0, 2.0, n)
+        got = on_jax(*as_jax_arrays([x, y]))
+        assert sorted(got) == ["pair", "sum"] and type(got["pair"]) is tuple
+        leaves = rune.ptree.flatten(got)[0]
+        assert all(type(v) is nx.Tensor or jax_arrays and isinstance(v, jax.Array)
+                   for v in leaves)
+        want = [np.sin(x), y * 2.0, x + y]  # flattened: "pair"'s two, then "sum"
+        for g, w in zip(leaves, want):
+            assert np.asarray(g).dtype == np.float64
+            np.testing.assert_allclose(np.asarray(g), w, rtol=RTOL)
+    assert traced == [(3,), (5,)]
+    on_jax.cache_clear()  # forgets JAX's compiled programs too
+    on_jax(*as_jax_arrays([np.ones(3), np.ones(3)]))
+    assert traced == [(3,), (5,), (3,)]
+
+
+def test_a_value_of_another_threads_transformation_takes_the_general_path():
+    # f closes over a tracer of a rune.grad running in another thread: its
+    # graph is only valid now, so JAX must not compile and keep it.
+    captured, ready, done = [], threading.Event(), threading.Event()
+
+    def inner(w):
+        captured.append(w)
+        ready.set()
+        done.wait(timeout=30)
+        return nx.sum(w)
+
+    worker = threading.Thread(target=lambda: rune.grad(inner)(nx.array([1.0, 2.0])))
+    worker.start()
+    try:
+        ready.wait(timeout=30)
+        f = lambda x: x * captured[0]  # noqa: E731
+        want = rune.jit(f)(nx.array([3.0, 4.0]))
+        got = rune.jit(f, backend="jax")(*as_jax_arrays([np.array([3.0, 4.0])]))
+        assert repr(got) == repr(want) == "Tensor(float64 [2] [3, 8], traced by rune.grad)"
+    finally:
+        done.set()
+        worker.join()
+
+
+def test_threads_calling_one_function_with_jax_arrays_get_their_own_results():
+    f = rune.jit(lambda x: nx.sum(nx.sin(x) * x), backend="jax")
+    inputs = {n: as_jax_arrays([np.linspace(0.0, 1.0, n)])[0] for n in range(1, 9)}
+    wrong = []
+
+    def work(n):
+        want = np.sum(np.sin(np.linspace(0.0, 1.0, n)) * np.linspace(0.0, 1.0, n))
+        for _ in range(50):
+            got = float(f(inputs[n]))
+            if abs(got - want) > 1e-12:
+                wrong.append((n, got, want))
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in inputs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not wrong
 
 
 def test_python_numbers_keep_float32_as_with_numpy():

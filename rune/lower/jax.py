@@ -7,7 +7,9 @@ graph into a function of JAX arrays: each equation calls the entry of
 `LOWERINGS` for its primitive, a `jax.numpy`/`jax.lax` counterpart of the
 primitive's numpy impl, and its result is cast to the dtype the graph
 recorded (so numpy's promotion, not JAX's, decides every dtype). `jax.jit`
-then compiles that function once per trace.
+then compiles that function once per trace. Called with JAX arrays alone,
+the jitted function is one `jax.jit` whose own dispatch finds the compiled
+program (rune traces when JAX traces): rune adds no work per call.
 
 Control flow lowers to `lax.cond`, `lax.while_loop` and `lax.scan`, their
 branches and bodies lowered the same way. Primitives in `UNSUPPORTED` raise
@@ -30,6 +32,7 @@ import numpy as np
 from jax import lax
 
 from .. import ptree
+from ..core import active_traces
 from ..graph import WeakVar
 from ..jit import Jitted, _function_name, _tensor
 from ..nx.tensor import Tensor
@@ -390,24 +393,60 @@ class JaxJitted(Jitted):
     def __init__(self, f, static_argnums=(), jax_arrays=False):
         super().__init__(f, static_argnums, 'rune.jit(backend="jax")')
         self.jax_arrays = jax_arrays
+        # The common call, JAX arrays as positional arguments, goes through
+        # one jax.jit of the whole function: JAX's dispatch (in C++) finds the
+        # program by shapes and dtypes, so rune adds nothing per call. rune
+        # traces, lowers and compiles only when JAX traces.
+        self._by_shape = jax.jit(self._lower_traced)
 
     def __call__(self, *args, **kwargs):
+        if (not kwargs and not self.static_argnums and not active_traces()
+                and _JAX_ARRAY_TYPES.issuperset(map(type, args))):
+            try:
+                if jax.config.jax_enable_x64:  # read here: _x64()'s context costs ~1 us
+                    outs = self._by_shape(*args)
+                else:
+                    with jax.enable_x64(True):
+                        outs = self._by_shape(*args)
+            except _CapturedTracer:
+                pass  # f closes over a tracer: the general path below says how
+            else:
+                if type(outs) is _Outputs:
+                    return self._results(outs.structure, outs.leaves)
+                return outs if self.jax_arrays else _tensor(np.asarray(outs))
         entry, leaves, values = self._entry(args, kwargs)
         if values is None or not entry.cacheable:  # under an enclosing transformation
             return super().__call__(*args, **kwargs)
         run = entry.run or self._compile(entry)
         with _x64():
             outs = run(*values)
+        return self._results(entry.out_structure, outs)
+
+    def _results(self, structure, outs):
         if not self.jax_arrays:
             outs = [_tensor(np.asarray(o)) for o in outs]
-        structure = entry.out_structure
         return outs[0] if structure.kind is None else ptree.unflatten(structure, outs)
+
+    def _lower_traced(self, *args):
+        """What `_by_shape` traces: rune's graph for args' shapes and dtypes
+        (JAX tracers), lowered and applied to them."""
+        entry = self._entry(args, {})[0]
+        if not entry.cacheable:
+            raise _CapturedTracer
+        outs = lower(entry.graph)(*args)
+        # One output alone, the common case, comes back as JAX returns it.
+        structure = entry.out_structure
+        return outs[0] if structure.kind is None else _Outputs(structure, outs)
 
     def _compile(self, entry):
         lowered = lower(entry.graph)
         lowered.__name__ = _function_name(self)  # names the StableHLO module
         entry.run = jax.jit(lowered)
         return entry.run
+
+    def cache_clear(self):
+        super().cache_clear()
+        self._by_shape.clear_cache()
 
     def source(self, *args, **kwargs) -> str:
         """The lowered program for these arguments, as a jaxpr."""
@@ -421,6 +460,29 @@ class JaxJitted(Jitted):
         run = entry.run or self._compile(entry)
         with _x64():
             return run.lower(*values)
+
+
+# JAX's concrete array class: an exact type test is cheaper than isinstance
+# with jax.Array, and tracers of JAX's own transformations are not taken.
+_JAX_ARRAY_TYPES = frozenset({type(jnp.zeros(()))})
+
+
+class _CapturedTracer(Exception):
+    """f's graph holds a value of a rune transformation (see Jitted._entry)."""
+
+
+class _Outputs:
+    """The flat outputs of `_lower_traced` and rune's structure for them: a
+    JAX pytree whose structure rides as static data (so jax.jit returns it)."""
+
+    __slots__ = ("structure", "leaves")
+
+    def __init__(self, structure, leaves):
+        self.structure, self.leaves = structure, leaves
+
+
+jax.tree_util.register_pytree_node(_Outputs, lambda o: (o.leaves, o.structure),
+                                   lambda structure, leaves: _Outputs(structure, leaves))
 
 
 def _x64():
