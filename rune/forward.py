@@ -212,10 +212,11 @@ def jvp(f, primals, tangents, has_aux=False):
     primal_leaves, structure, tangent_leaves = _primals_and_tangents(primals, tangents, "rune.jvp")
     flat_f = FlatFunction(f, structure, "rune.jvp", has_aux)
     out_primals, out_tangents = jvp_flat(flat_f, primal_leaves, tangent_leaves)
+    num_out = flat_f.num_out  # the output's leaves; aux's follow, anything, no tangent
     out_tangents = [zeros_like(p) if t is None else t
-                    for p, t in zip(out_primals, out_tangents)]
+                    for p, t in zip(out_primals[:num_out], out_tangents)]
     out, aux = flat_f.split(out_primals)
-    tangent_out = ptree.unflatten(flat_f.out_structure, out_tangents[: flat_f.num_out])
+    tangent_out = ptree.unflatten(flat_f.out_structure, out_tangents)
     return (out, tangent_out, aux) if has_aux else (out, tangent_out)
 
 
