@@ -96,24 +96,38 @@ def _jacfwd(f, argnums, has_aux, holomorphic, transform):
         f_diff = _partial(f, args, nums, kwargs)
         if has_aux:  # f's output must be a pair: [0] would quietly index a tensor
             f_diff = _with_aux(f_diff, transform)
-        g = (lambda *d: f_diff(*d)[0]) if has_aux else f_diff
-        out = g(*ptree.unflatten(structure, leaves))
-        out_leaves, out_structure = ptree.flatten(out)
+        primals = tuple(ptree.unflatten(structure, leaves))
+        # Forward mode computes f's output (and aux) along with the tangents:
+        # each push returns them, the same for every basis tangent, so f runs
+        # once per input leaf and never on its own.
+        found = {}  # the output's and aux's structures, from the first push
+
+        def push(t, k):
+            tangents = [t if j == k else _shape.zeros_like(x) for j, x in enumerate(leaves)]
+            pushed = jvp(f_diff, primals, tuple(ptree.unflatten(structure, tangents)),
+                         has_aux=has_aux)
+            out, out_tangent, aux = pushed if has_aux else (*pushed, None)
+            out_leaves, found["out"] = ptree.flatten(out)
+            aux_leaves, found["aux"] = ptree.flatten(aux)
+            return out_leaves + aux_leaves, ptree.leaves(out_tangent)
+
+        if not leaves:  # nothing to differentiate (an empty dict): f's output alone
+            out, aux = f_diff(*primals) if has_aux else (f_diff(*primals), None)
+            out_leaves, found["out"] = ptree.flatten(out)
         columns = []  # one entry per input leaf: a list over output leaves
         for k, leaf in enumerate(leaves):
-            def push(t, k=k):
-                tangents = [t if j == k else _shape.zeros_like(x) for j, x in enumerate(leaves)]
-                return ptree.leaves(jvp(g, tuple(ptree.unflatten(structure, leaves)),
-                                        tuple(ptree.unflatten(structure, tangents)))[1])
-            blocks = map_basis(push, leaf)
+            same, blocks = map_basis(lambda t, k=k: push(t, k), leaf)
+            if k == 0:
+                num_out = found["out"].num_leaves
+                out_leaves, aux = same[:num_out], ptree.unflatten(found["aux"], same[num_out:])
             columns.append([_move_batch_last(b, o.shape, leaf.shape)
                             for b, o in zip(blocks, out_leaves)])
-        result = ptree.unflatten(out_structure, [
+        result = ptree.unflatten(found["out"], [
             _unpack(ptree.unflatten(structure, [columns[k][i] for k in range(len(leaves))]),
                     argnums)
             for i in range(len(out_leaves))
         ])
-        return (result, f_diff(*ptree.unflatten(structure, leaves))[1]) if has_aux else result
+        return (result, aux) if has_aux else result
 
     return jacobian
 
@@ -166,7 +180,7 @@ def _jacrev(f, argnums, has_aux, holomorphic, transform):
             def pull(ct, i=i):
                 cts = [ct if j == i else _shape.zeros_like(x) for j, x in enumerate(out_leaves)]
                 return ptree.leaves(pullback(ptree.unflatten(out_structure, cts)))
-            blocks = map_basis(pull, o)
+            blocks = map_basis(lambda ct, pull=pull: ((), pull(ct)), o)[1]
             rows.append(_unpack(ptree.unflatten(structure, [
                 _shape.reshape(b, shape=tuple(o.shape) + tuple(leaf.shape))
                 for b, leaf in zip(blocks, leaves)

@@ -278,15 +278,32 @@ def _batch_size(leaves, axes, names):
 
 def map_basis(f, x):
     """vmap(f) over the basis vectors of x's space, shaped like x: the rows
-    of the identity, which jacfwd pushes and jacrev pulls. f returns a list
-    of tensors, each batched along its first axis. For a vector x the batch
-    is a DiagonalTracer: no n x n identity unless f needs it dense."""
+    of the identity, which jacfwd pushes and jacrev pulls.
+
+    f returns a pair of lists: values the same for every basis vector
+    (jacfwd's output and aux, which forward mode computes along), returned
+    as they are, and tensors batched along their first axis. For a vector x
+    the batch is a DiagonalTracer: no n x n identity unless f needs it dense.
+    """
     n = int(np.prod(x.shape, dtype=np.int64))
-    if len(x.shape) != 1:
-        return vmap(f)(Tensor(np.eye(n, dtype=x.dtype).reshape((n,) + tuple(x.shape))))
     with new_trace(BatchTrace, n) as trace:
-        out = f(DiagonalTracer(trace, Tensor(np.ones(n, dtype=x.dtype))))
-        return [_to_out_axis(trace, leaf, 0, n, "the output") for leaf in out]
+        if len(x.shape) == 1:
+            basis = DiagonalTracer(trace, Tensor(np.ones(n, dtype=x.dtype)))
+        else:
+            identity = np.eye(n, dtype=x.dtype).reshape((n,) + tuple(x.shape))
+            basis = BatchTracer(trace, Tensor(identity), 0)
+        same, batched = f(basis)
+        return ([_first_example(trace, leaf) for leaf in same],
+                [_to_out_axis(trace, leaf, 0, n, "the output") for leaf in batched])
+
+
+def _first_example(trace, leaf):
+    """A value the same for every example, unbatched. Batching rules may batch
+    it anyway (cond's batches all its outputs when one operand is batched, so
+    a jvp's primal output comes out batched): its rows are equal, take one."""
+    if not (isinstance(leaf, BatchTracer) and leaf._trace is trace):
+        return leaf
+    return _to_out_axis(trace, leaf, 0, trace.size, "the output")[0]
 
 
 def _to_out_axis(trace, leaf, out_dim, size, name):

@@ -200,3 +200,51 @@ def test_the_diagonal_basis_never_broadcasts_what_numpy_rejects(shape, side):
         map_basis(f, nx.ones(3))
     with pytest.raises(ValueError, match="nx.matmul"):
         rune.vmap(lambda v: f(v)[0])(nx.eye(3))  # the dense route agrees
+
+
+@pytest.mark.parametrize("has_aux", [False, True])
+def test_jacfwd_runs_the_function_once_per_argument_it_differentiates(has_aux):
+    # Forward mode computes the output with the tangents: jacfwd ran f once
+    # more for the output's shapes (and once more for aux), and a Hessian,
+    # jacfwd of jacrev, built the whole reverse Jacobian an extra time.
+    calls = []
+
+    def f(x, y):
+        calls.append(x.shape)
+        out = {"a": nx.sin(x) * y[0], "b": x * y}
+        return (out, {"n": len(calls), "tag": "aux"}) if has_aux else out
+
+    x, y = nx.array([0.5, 1.0, 2.0]), nx.array([3.0, -1.0, 0.25])
+    for argnums, runs in ((0, 1), ((0, 1), 2)):
+        del calls[:]
+        result = rune.jacfwd(f, argnums=argnums, has_aux=has_aux)(x, y)
+        assert len(calls) == runs
+        jac = result[0] if has_aux else result
+        if has_aux:
+            assert result[1] == {"n": 1, "tag": "aux"}
+        want = rune.jacrev(f, argnums=argnums, has_aux=has_aux)(x, y)
+        want = want[0] if has_aux else want
+        for got_leaf, want_leaf in zip(rune.ptree.leaves(jac), rune.ptree.leaves(want)):
+            np.testing.assert_allclose(got_leaf.numpy(), want_leaf.numpy(), rtol=1e-14)
+    del calls[:]
+    hessian = rune.hessian(lambda x: nx.sum(f(x, y)[0]["a"] if has_aux else f(x, y)["a"]))(x)
+    assert len(calls) == 1
+    np.testing.assert_allclose(hessian.numpy(), np.diag(-np.sin(x.numpy()) * 3.0), rtol=1e-14)
+
+
+@pytest.mark.parametrize("aux", ["a tag", 3, None, {"k": T([1.0])}])
+def test_jvp_takes_any_aux_as_vjp_and_grad_do(aux):
+    # jvp made a zero tangent for every returned leaf, aux's too: a string
+    # or a number raised AttributeError ('str' object has no attribute 'shape').
+    x = T([1.0, 2.0])
+    out, tangent, got = rune.jvp(lambda x: (x * x, aux), (x,), (x,), has_aux=True)
+    assert str(out) == "float64 [2] [1, 4]" and str(tangent) == "float64 [2] [2, 8]"
+    assert repr(got) == repr(aux) == repr(rune.vjp(lambda x: (x * x, aux), x, has_aux=True)[2])
+
+
+@pytest.mark.parametrize("jac", [rune.jacfwd, rune.jacrev])
+@pytest.mark.parametrize("empty", [{}, (), []])
+def test_jacobians_with_respect_to_an_empty_structure_are_empty(jac, empty):
+    f = lambda d: (nx.array([1.0, 2.0]), {"b": nx.array(3.0)})  # noqa: E731
+    assert jac(f)(empty) == (empty, {"b": empty})
+    assert jac(lambda d: (f(d), "aux"), has_aux=True)(empty) == ((empty, {"b": empty}), "aux")
