@@ -166,6 +166,23 @@ def test_cond_under_vmap_with_a_shared_traced_predicate_batches_the_branches():
     assert "cond" in primitives(graph) and "where" not in primitives(graph)
 
 
+def test_cond_under_vmap_leaves_unbatched_what_no_mapped_value_reaches():
+    # Each output is batched only if a branch makes it depend on a mapped
+    # operand (JAX's rule); cond batched all of them, so out_axes=None raised
+    # and a jacfwd through a cond computed its output once per basis vector.
+    def f(p, w, x):
+        return rune.cond(p > 0, lambda w, x: (w * 2, w + x), lambda w, x: (-w, w - x), w, x)
+
+    w, xs = array([1.0, -2.0]), array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    mapped = rune.vmap(f, in_axes=(None, None, 0), out_axes=(None, 0))
+    for p in (1.0, -1.0):
+        shared, each = rune.jit(mapped)(nx.array(p), w, xs)
+        close(shared, w.numpy() * (2 if p > 0 else -1))
+        close(each, w.numpy() + xs.numpy() * (1 if p > 0 else -1))
+    graph = rune.make_graph(mapped)(nx.array(1.0), w, xs)
+    assert str(graph).count("broadcast") == 0, graph
+
+
 def test_cond_branches_that_disagree():
     def traced(true_fun, false_fun):
         return lambda: rune.jit(lambda x: rune.cond(x[0] > 0, true_fun, false_fun, x))(X)

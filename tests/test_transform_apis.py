@@ -248,3 +248,18 @@ def test_jacobians_with_respect_to_an_empty_structure_are_empty(jac, empty):
     f = lambda d: (nx.array([1.0, 2.0]), {"b": nx.array(3.0)})  # noqa: E731
     assert jac(f)(empty) == (empty, {"b": empty})
     assert jac(lambda d: (f(d), "aux"), has_aux=True)(empty) == ((empty, {"b": empty}), "aux")
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 2)])  # the diagonal basis, then the dense one
+def test_map_basis_returns_a_shared_value_unbatched_even_if_a_rule_batched_it(shape):
+    # jacfwd's output rides beside the tangents as a value the same for every
+    # basis vector; a batching rule may still give it the batch axis (rows all
+    # equal), and map_basis must hand back one row, not the whole batch.
+    from rune.vmap import map_basis
+
+    c = T([5.0, 6.0, 7.0])
+    same, batched = map_basis(lambda t: ([nx.sum(t * 0.0) + c, c, "tag"], [t * 2.0]),
+                              nx.ones(shape))
+    assert [str(v) for v in same] == [str(c), str(c), "tag"]
+    n = int(np.prod(shape))
+    np.testing.assert_array_equal(batched[0].numpy(), 2.0 * np.eye(n).reshape((n,) + shape))

@@ -198,12 +198,16 @@ def _cond_batch(trace, args, true, false):
     if readable(pred):
         return (true if pred else false).graph.evaluate(*args[1:])
     size, batched = trace.size, [d is not None for d in dims[1:]]
-    force = [True] * len(true.graph.outputs)
-    branches = [SubGraph(batch_graph(b.graph, batched, size, force, _COND)[0], b.name)
+    # An output is batched if either branch makes it depend on a batched
+    # operand; both branches then give it the batch axis, so that they agree.
+    unforced = [False] * len(true.graph.outputs)
+    out_batched = [any(flags) for flags in zip(
+        *(batch_graph(b.graph, batched, size, unforced, _COND)[1] for b in (true, false)))]
+    branches = [SubGraph(batch_graph(b.graph, batched, size, out_batched, _COND)[0], b.name)
                 for b in (true, false)]
     ops = _front(values[1:], dims[1:], batched, size)
     outs = cond_p.bind(pred, *ops, true=branches[0], false=branches[1])
-    return [BatchTracer(trace, o, 0) for o in outs]
+    return [BatchTracer(trace, o, 0) if b else o for o, b in zip(outs, out_batched)]
 
 
 cond_p = control_flow("cond", _cond_impl, _cond_abstract,
