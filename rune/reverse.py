@@ -311,7 +311,7 @@ def _free_with(function, record):
 # ------------------------------------------------------------- public API
 
 
-def linearize(f, *primals):
+def linearize(f, *primals, has_aux=False):
     """f's value at `primals`, and its tangent map there.
 
     f runs once. The tangent map `f_jvp(*tangents)` evaluates the recorded
@@ -321,13 +321,16 @@ def linearize(f, *primals):
     Args:
       f: a function of tensors (or structures of tensors).
       *primals: f's positional arguments, where to differentiate.
+      has_aux: f returns a pair (output, aux); aux is returned undifferentiated.
 
     Returns:
-      `(out, f_jvp)`: f's output, and its tangent map.
+      `(out, f_jvp)`: f's output, and its tangent map; `(out, f_jvp, aux)`
+      with has_aux.
 
     Raises:
       TypeError: a primal leaf that is not a tensor, a numpy array or a
-        number. Calling f_jvp: a tangent of another dtype.
+        number; has_aux and f does not return a pair. Calling f_jvp: a
+        tangent of another dtype.
       ValueError: calling f_jvp: tangents of another structure, or a leaf of
         another shape (naming the leaf).
 
@@ -338,8 +341,10 @@ def linearize(f, *primals):
     float64 [2] [2, 4]
     """
     leaves, structure = flatten_tensors(primals, "primals", "rune.linearize")
-    flat_f = FlatFunction(f, structure, "rune.linearize")
-    out_primals, in_vars, out_vars, record = linearize_flat(flat_f, leaves, "rune.linearize")
+    flat_f = FlatFunction(f, structure, "rune.linearize", has_aux)
+    outs, in_vars, out_vars, record = linearize_flat(flat_f, leaves, "rune.linearize")
+    out, aux = flat_f.split(outs)
+    out_primals, out_vars = outs[: flat_f.num_out], out_vars[: flat_f.num_out]
 
     def f_jvp(*tangents):
         _, _, tangent_leaves = _primals_and_tangents(primals, tangents, "f_jvp")
@@ -355,7 +360,7 @@ def linearize(f, *primals):
     # output tangents out (a zero constant where an output has none).
     f_jvp.graph = Graph([v for v in in_vars if v is not None], record.equations,
                         [zeros_like(p) if v is None else v for p, v in zip(out_primals, out_vars)])
-    return ptree.unflatten(flat_f.out_structure, out_primals), f_jvp
+    return (out, f_jvp, aux) if has_aux else (out, f_jvp)
 
 
 def vjp(f, *primals, has_aux=False, **kwargs):

@@ -263,3 +263,15 @@ def test_map_basis_returns_a_shared_value_unbatched_even_if_a_rule_batched_it(sh
     assert [str(v) for v in same] == [str(c), str(c), "tag"]
     n = int(np.prod(shape))
     np.testing.assert_array_equal(batched[0].numpy(), 2.0 * np.eye(n).reshape((n,) + shape))
+
+
+def test_linearize_with_aux_as_vjp_has_it():
+    x = T([1.0, 2.0])
+    out, f_jvp, aux = rune.linearize(lambda x: (x * x, {"tag": "t", "v": x + 1}), x,
+                                     has_aux=True)
+    assert str(out) == "float64 [2] [1, 4]" and str(f_jvp(T([1.0, 1.0]))) == "float64 [2] [2, 4]"
+    assert aux["tag"] == "t" and repr(aux["v"]) == "Tensor(float64 [2] [2, 3])"
+    assert len(f_jvp.graph.outputs) == 1  # the output's tangent, not aux's
+    with pytest.raises(TypeError, match=r"^rune\.linearize: with has_aux=True the function "
+                                        r"must return a pair \(output, aux\), got a tensor"):
+        rune.linearize(lambda x: x, x, has_aux=True)
