@@ -10,6 +10,7 @@ transformations pass to a function.
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -159,7 +160,7 @@ class Tensor:
     @property
     def size(self) -> int:
         """The number of elements."""
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     @property
     def T(self) -> Tensor:
