@@ -300,9 +300,11 @@ def map_basis(f, x):
 
 
 def _first_example(trace, leaf):
-    """A value the same for every example, unbatched. Batching rules may batch
-    it anyway (cond's batches all its outputs when one operand is batched, so
-    a jvp's primal output comes out batched): its rows are equal, take one."""
+    """A value the same for every example, unbatched. A batching rule may
+    batch it anyway: one equation of a jvp can take primals and tangents
+    together (a loop's or a call's), and a rule that batches all its outputs
+    when one operand is batched batches the primal output too. Its rows are
+    equal; take one."""
     if not (isinstance(leaf, BatchTracer) and leaf._trace is trace):
         return leaf
     return _to_out_axis(trace, leaf, 0, trace.size, "the output")[0]
