@@ -170,15 +170,12 @@ METHODS = {
 @pytest.mark.parametrize("method", METHODS)
 def test_reduction_methods_call_the_nx_functions(method, m):
     function, numpy_form = METHODS[method]
-    if not hasattr(nx, function):
-        pytest.skip(f"nx.{function} comes from the reductions/shapes modules")
+    assert callable(getattr(nx, function))
     out = getattr(m, method)() if method != "cumsum" else m.cumsum(axis=0)
     np.testing.assert_allclose(out.numpy(), numpy_form(m.numpy()))
 
 
 def test_matmul_and_getitem_operators(m):
-    if not (hasattr(nx, "matmul") and hasattr(nx, "getitem")):
-        pytest.skip("nx.matmul and nx.getitem come from the products and shapes modules")
     np.testing.assert_array_equal((m @ m.T).numpy(), m.numpy() @ m.numpy().T)
     np.testing.assert_array_equal((np.ones((3, 3)) @ m.T).numpy(), np.ones((3, 3)) @ m.numpy().T)
     assert str(m[1]) == "float64 [3] [4, 5, 6]"
