@@ -551,6 +551,7 @@ CASES = {
     **{getattr(Z, name).primitive: unary(getattr(Z, name), uniform(0.5, 3.0)) for name in [
         "gammaln", "gamma", "digamma"]},
     Z.erfinv.primitive: unary(Z.erfinv, UNIT),
+    Z.erfcinv.primitive: unary(Z.erfcinv, uniform(0.1, 1.9)),
     # incomplete gamma and beta: d/da of P once only (as JAX), none in betainc's a, b
     **{getattr(G, name).primitive: broadcasting_shapes(2).map(lambda ss, name=name: Case(
         name, getattr(G, name), ss, [uniform(0.5, 3.0), uniform(0.1, 4.0)], (0, 1)))

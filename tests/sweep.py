@@ -227,6 +227,7 @@ SWEEP: dict[str, Case] = {
     **{f"scipy.special.{n}": unary(getattr(special, n), 0.5, 3.0, complex=True) for n in (
         "softmax", "log_softmax", "logsumexp")},
     "scipy.special.erfinv": unary(special.erfinv, -0.9, 0.9),
+    "scipy.special.erfcinv": unary(special.erfcinv, 0.1, 1.9),
     "scipy.special.logit": unary(special.logit, 0.1, 0.9),
     "scipy.special.polygamma": unary(lambda x: special.polygamma(2, x), 0.5, 3.0),
     **{f"scipy.special.{n}": binary(getattr(special, n), (0.5, 3.0), (0.5, 3.0)) for n in (

@@ -113,7 +113,8 @@ FAMILIES = {
     "rfft and irfft": _sum_grad(lambda x: nx.fft.irfft(nx.fft.rfft(x) * 2.0)),
     "special functions": lambda x: (sp.erf(x), sp.gammaln(nx.abs(x) + 0.5),
                                     sp.digamma(nx.abs(x) + 0.5), sp.i0(x),
-                                    sp.erfinv(nx.tanh(x)), sp.polygamma(2, nx.abs(x) + 0.5)),
+                                    sp.erfinv(nx.tanh(x)),
+                                    sp.erfcinv(nx.tanh(x) + 1), sp.polygamma(2, nx.abs(x) + 0.5)),
     "incomplete gamma and beta, d/dx and d/da": lambda x: (
         sp.gammainc(nx.abs(x) + 0.5, nx.abs(x[0])), sp.gammaincc(2.0, nx.abs(x)),
         sp.betainc(2.0, 3.0, nx.sigmoid(x)),

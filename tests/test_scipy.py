@@ -16,6 +16,7 @@ UNARY = {
     "erf": ((-6, 6), (-2, 2)),
     "erfc": ((-6, 27), (-2, 2)),
     "erfinv": ((-0.999, 0.999), (-0.9, 0.9)),
+    "erfcinv": ((1e-12, 1.999), (0.1, 1.9)),
     "gamma": ((-4.5, 30), (0.5, 4)),
     "gammaln": ((-4.5, 300), (0.5, 4)),
     "digamma": ((-4.5, 300), (0.3, 4)),
@@ -151,7 +152,7 @@ COMPLEX_SUPPORTED = {
     "softmax": lambda z, w: special.softmax(z), "log_softmax": lambda z, w: special.log_softmax(z, 1),
 }
 COMPLEX_IN_SCIPY_NOT_RUNE = ["erf", "erfc", "gamma", "digamma", "psi"]
-REAL_IN_BOTH = ["erfinv", "gammaln", "expit", "logit", "i0", "i1", "i0e", "i1e"]
+REAL_IN_BOTH = ["erfinv", "erfcinv", "gammaln", "expit", "logit", "i0", "i1", "i0e", "i1e"]
 
 
 def _scipy_twin(name):
@@ -515,3 +516,28 @@ def test_signal_errors_name_the_argument():
         signal.convolve(nx.ones((3, 2)), nx.ones((2, 3)), "valid")
     with pytest.raises(ValueError, match="method must be"):
         signal.correlate(nx.ones(3), nx.ones(2), method="fast")
+
+
+def test_erfinv_keeps_its_digits_near_one():
+    # Newton on erf(x) - y lost every digit near y = ±1, where erf(x) differs
+    # from 1 by less than a rounding of y: erfinv(1 - 1e-13) was wrong in the
+    # 5th digit, erfinv(1 - 1e-16) by 7%. 1 - |y| is exact there; the tails
+    # solve erfc(|x|) = 1 - |y| instead.
+    k = np.arange(1, 54)
+    y = np.concatenate([1 - 10.0 ** -np.arange(1, 17), 1 - 2.0 ** -k, 0.5 + 2.0 ** -k[:40]])
+    y = np.concatenate([y, -y])
+    np.testing.assert_allclose(special.erfinv(nx.array(y)).numpy(), sp.erfinv(y), rtol=1e-14)
+
+
+def test_erfcinv_and_the_normal_quantile_keep_their_digits_in_the_tails():
+    # norm.ppf was loc + scale sqrt(2) erfinv(2q - 1): 2q - 1 rounds q's
+    # digits away, so ppf(1e-15) was wrong in the 5th digit and ppf(1e-30)
+    # was -inf. It is now -sqrt(2) erfcinv(2q), and 2q is exact.
+    tiny = 10.0 ** -np.arange(1, 300, 7)
+    z = np.concatenate([tiny, np.linspace(0.01, 1.99, 199), 2 - tiny[:15], [1.0]])
+    np.testing.assert_allclose(special.erfcinv(nx.array(z)).numpy(), sp.erfcinv(z), rtol=1e-14)
+    np.testing.assert_array_equal(special.erfcinv(nx.array([0.0, 2.0, -0.5, 2.5])).numpy(),
+                                  [np.inf, -np.inf, np.nan, np.nan])
+    q = np.concatenate([tiny, np.linspace(0.01, 0.99, 99), 1 - tiny[:2]])
+    np.testing.assert_allclose(stats.norm.ppf(nx.array(q), 0.0, 2.0).numpy(),
+                               st.norm.ppf(q, 0.0, 2.0), rtol=1e-14)

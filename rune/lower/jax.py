@@ -202,6 +202,7 @@ LOWERINGS.update({
     "stop_gradient": lambda x: x,  # differentiation happened in rune: the value passes
     # special functions
     "erf": jsp.erf, "erfc": jsp.erfc, "erfinv": jsp.erfinv,
+    "erfcinv": lambda z: jsp.ndtri(z / 2) / -math.sqrt(2),  # ndtri(p) = -sqrt(2) erfcinv(2p)
     "gamma": jsp.gamma, "gammaln": jsp.gammaln, "digamma": jsp.digamma,
     "polygamma": lambda x, n: jsp.polygamma(n, x),
     "i0": jsp.i0, "i0e": jsp.i0e, "i1": jsp.i1, "i1e": jsp.i1e,

@@ -1,6 +1,6 @@
 """`rune.scipy.special`: scipy.special's names, differentiable.
 
-erf, erfc, erfinv, gamma, gammaln, digamma (psi), polygamma and the
+erf, erfc, erfinv, erfcinv, gamma, gammaln, digamma (psi), polygamma and the
 modified Bessel functions i0, i1, i0e, i1e are primitives (their rules are
 in rune/primitives/special.py), and so are the regularized incomplete gamma
 and beta functions gammainc, gammaincc, betainc (rune/primitives/incomplete.py);
@@ -30,7 +30,7 @@ from ..primitives import shape as _s
 from ..primitives import special as _p
 
 __all__ = [
-    "erf", "erfc", "erfinv", "gamma", "gammaln", "digamma", "psi", "polygamma", "beta",
+    "erf", "erfc", "erfinv", "erfcinv", "gamma", "gammaln", "digamma", "psi", "polygamma", "beta",
     "betaln", "expit", "logit", "xlogy", "xlog1py", "logsumexp", "softmax", "log_softmax",
     "i0", "i1", "i0e", "i1e", "gammainc", "gammaincc", "betainc",
 ]
@@ -92,6 +92,13 @@ erfinv = _unary(_p.erfinv, "erfinv", """The inverse of erf on (-1, 1): inf at 1,
     >>> from rune.scipy import special
     >>> print(special.erfinv(nx.array([0.0, 0.5])))
     float64 [2] [0, 0.4769362762044699]
+    """)
+erfcinv = _unary(_p.erfcinv, "erfcinv", """erfinv(1 - x), 1 - x not rounded: inf at 0, -inf at 2.
+""" + _ARGS + """
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.erfcinv(nx.array([1.0, 1e-300])))
+    float64 [2] [0, 26.209469960516154]
     """)
 gamma = _unary(_p.gamma, "gamma", """The gamma function (x-1)! for whole x; inf past 171.6.
 """ + _ARGS + """

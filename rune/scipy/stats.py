@@ -114,13 +114,14 @@ class norm:
 
     @staticmethod
     def ppf(q, loc=0.0, scale=1.0):
-        """The quantile function, the inverse of cdf: loc + scale sqrt(2) erfinv(2q - 1).
+        """The quantile function, the inverse of cdf: loc - scale sqrt(2) erfcinv(2q)
+        (2q is exact, where 2q - 1 would round a small q's digits away).
 
         >>> from rune.scipy import stats
         >>> print(stats.norm.ppf(0.5, loc=3.0))
         float64 [] 3
         """
-        return loc + scale * _SQRT2 * _special.erfinv(2 * nx.asarray(q) - 1)
+        return loc - scale * _SQRT2 * _special.erfcinv(2 * nx.asarray(q))
 
 
 def _t_lower(z, df):
