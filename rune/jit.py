@@ -375,7 +375,7 @@ def _not_traceable(structure, i, leaf, transform):
 # -------------------------------------------------------------------- public
 
 
-def jit(f, static_argnums=(), fuse=None, backend="numpy", jax_arrays=False):
+def jit(f, static_argnums=(), fuse=None, backend="numpy", jax_arrays=None):
     """f compiled: traced once per kind of arguments, then replayed as numpy code
     (or, with backend="jax", lowered to JAX and compiled by XLA).
 
@@ -409,18 +409,23 @@ def jit(f, static_argnums=(), fuse=None, backend="numpy", jax_arrays=False):
         "jax": the graph lowered to jax.numpy/jax.lax by rune/lower/jax.py
         and compiled by `jax.jit`, run in JAX's 64-bit mode (needs the
         extra: `pip install "rune-autodiff[jax]"`). Arguments may then be
-        JAX arrays too.
-      jax_arrays: with backend="jax", return JAX arrays (left on the
-        device) instead of tensors.
+        JAX arrays too, on any devices and with any sharding.
+      jax_arrays: with backend="jax", what the results are. None (the
+        default): JAX arrays if an argument is a JAX array (left on their
+        devices, with the shardings XLA gave them), else tensors. True:
+        always JAX arrays; False: always tensors (numpy arrays, a sharded
+        result gathered to the host).
 
     Returns:
       The jitted function (it has `.source(*args)`, the code it runs).
 
     Raises:
-      ValueError: a static_argnums out of range; an unknown backend.
+      ValueError: a static_argnums out of range; an unknown backend;
+        jax_arrays=True without backend="jax".
       ImportError: backend="jax" without JAX installed.
-      TypeError: a static argument that is not hashable (naming its
-        position), an argument that cannot be traced (a string: make it static).
+      TypeError: jax_arrays not None, True or False; a static argument
+        that is not hashable (naming its position), an argument that
+        cannot be traced (a string: make it static).
 
     >>> import rune
     >>> from rune import nx
@@ -428,6 +433,8 @@ def jit(f, static_argnums=(), fuse=None, backend="numpy", jax_arrays=False):
     >>> print(f(nx.array([0.0, 0.5])))
     float64 [] 0.958851077208406
     """
+    if jax_arrays is not None and not isinstance(jax_arrays, bool):
+        raise TypeError(f"rune.jit: jax_arrays must be None, True or False, got {jax_arrays!r}")
     if backend == "jax":
         return _jax_backend().JaxJitted(f, static_argnums, jax_arrays)
     if backend != "numpy":

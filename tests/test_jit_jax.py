@@ -9,9 +9,13 @@ there as unsupported, with the reason. Skipped when JAX is not installed
 """
 
 import importlib
+import json
 import os
+import subprocess
 import sys
 import threading
+import traceback
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,6 +30,7 @@ from tests.test_properties_control import damped, loops, scanned, total
 
 jax = pytest.importorskip("jax", reason='JAX is not installed: pip install -e ".[jax]"')
 lowering = importlib.import_module("rune.lower.jax")
+from jax.sharding import Mesh, NamedSharding, PartitionSpec  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -42,19 +47,20 @@ def both(f, **options):
 
 
 def assert_same(f, *args, rtol=RTOL, **options):
-    """f on the JAX backend gives the numpy backend's results, from rune
-    tensors and (JAX's own dispatch, JaxJitted's fast path) from JAX arrays."""
+    """f on the JAX backend gives the numpy backend's results: tensors from
+    rune tensors, and JAX arrays from JAX arrays (JAX's own dispatch,
+    JaxJitted's fast path)."""
     on_numpy, on_jax = both(f, **options)
     want = on_numpy(*args)
-    calls = [args]
+    calls = [(args, nx.Tensor)]
     if all(isinstance(a, (nx.Tensor, np.ndarray)) for a in args):
-        calls.append(as_jax_arrays(args))
-    for call in calls:
+        calls.append((as_jax_arrays(args), jax.Array))
+    for call, result_type in calls:
         got = on_jax(*call)
         want_leaves, got_leaves = rune.ptree.flatten(want)[0], rune.ptree.flatten(got)[0]
         assert len(want_leaves) == len(got_leaves)
         for g, w in zip(got_leaves, want_leaves):
-            assert type(g) is nx.Tensor and g.dtype == w.dtype and g.shape == w.shape
+            assert isinstance(g, result_type) and g.dtype == w.dtype and g.shape == w.shape
             assert_close(g, w, rtol=rtol)
 
 
@@ -247,11 +253,23 @@ def test_jax_arrays_in_and_out():
     assert isinstance(y, jax.Array) and y.dtype == np.float64
     z = f(y)  # a JAX array goes back in as it is
     np.testing.assert_allclose(np.asarray(z), np.sin(np.sin([0.5, 1.0]) * 2.0) * 2.0)
-    as_tensor = rune.jit(lambda x: nx.sin(x) * 2.0, backend="jax")(y)
+    # By default the results are JAX arrays when an argument is one, by
+    # JAX's dispatch (JAX arrays alone) or rune's (with a tensor, a keyword).
+    g = rune.jit(lambda x, w=1.0: nx.sin(x) * w, backend="jax")
+    assert isinstance(g(y), jax.Array) and isinstance(g(y, nx.array(2.0)), jax.Array)
+    assert isinstance(g(nx.array(0.5), w=y), jax.Array)
+    assert type(g(nx.array([0.5]), nx.array(2.0))) is nx.Tensor
+    as_tensor = rune.jit(lambda x: nx.sin(x) * 2.0, backend="jax", jax_arrays=False)(y)
     assert type(as_tensor) is nx.Tensor
+    np.testing.assert_allclose(as_tensor.numpy(), np.asarray(z))
 
 
-@pytest.mark.parametrize("jax_arrays", [False, True])
+def test_jax_arrays_must_be_none_or_a_bool():
+    with pytest.raises(TypeError, match="jax_arrays must be None, True or False, got 'yes'"):
+        rune.jit(nx.sin, backend="jax", jax_arrays="yes")
+
+
+@pytest.mark.parametrize("jax_arrays", [None, False, True])
 def test_jax_arrays_go_through_jax_dispatch_and_trace_once_per_shape(jax_arrays):
     traced = []
 
@@ -265,8 +283,8 @@ def test_jax_arrays_go_through_jax_dispatch_and_trace_once_per_shape(jax_arrays)
         got = on_jax(*as_jax_arrays([x, y]))
         assert sorted(got) == ["pair", "sum"] and type(got["pair"]) is tuple
         leaves = rune.ptree.flatten(got)[0]
-        assert all(type(v) is nx.Tensor or jax_arrays and isinstance(v, jax.Array)
-                   for v in leaves)
+        result_type = nx.Tensor if jax_arrays is False else jax.Array
+        assert all(isinstance(v, result_type) for v in leaves)
         want = [np.sin(x), y * 2.0, x + y]  # flattened: "pair"'s two, then "sum"
         for g, w in zip(leaves, want):
             assert np.asarray(g).dtype == np.float64
@@ -359,6 +377,159 @@ def test_without_jax_the_error_names_the_extra(monkeypatch):
     monkeypatch.setattr(jit_module.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ImportError, match=r'pip install "rune-autodiff\[jax\]"'):
         rune.jit(nx.sin, backend="jax")
+
+
+# ------------------------------------------------------------- many devices
+# XLA makes several CPU devices only if XLA_FLAGS says so before JAX starts,
+# which in this process has already happened (with one device, unless the flag
+# was set). So the checks below run in a fresh interpreter with 8 simulated
+# devices, all in one (JAX's start-up, once), and each test reports its check.
+
+DEVICES = 8
+_rng_devices = np.random.default_rng(1)
+W = _rng_devices.normal(size=(4, 2))
+X_BATCH = _rng_devices.normal(size=(32, 4))  # 4 rows per device
+Y_BATCH = _rng_devices.normal(size=(32, 2))
+SHARDING_CHECKS = {}  # name -> check(mesh), run where DEVICES devices exist
+
+
+def sharding_check(check):
+    SHARDING_CHECKS[check.__name__] = check
+    return check
+
+
+def _mean_squared_error(w, x, y):
+    return nx.mean((nx.tanh(x @ w) - y) ** 2)
+
+
+def _put(mesh, value, *spec):
+    """value as a float64 JAX array laid out over mesh as PartitionSpec(*spec)."""
+    with jax.enable_x64(True):
+        return jax.device_put(np.asarray(value), NamedSharding(mesh, PartitionSpec(*spec)))
+
+
+def assert_sharded(array, mesh, *spec):
+    """array is a JAX array laid out as PartitionSpec(*spec) (none: replicated)."""
+    assert isinstance(array, jax.Array), type(array)
+    want = NamedSharding(mesh, PartitionSpec(*spec))
+    assert array.sharding.is_equivalent_to(want, array.ndim), (array.sharding, want)
+
+
+@sharding_check
+def jax_arrays_in_give_jax_arrays_out_with_their_sharding(mesh):
+    x = _put(mesh, X_BATCH, "batch", None)
+    f = lambda x: nx.tanh(x) * 2.0  # noqa: E731
+    got = rune.jit(f, backend="jax")(x)
+    assert_sharded(got, mesh, "batch", None)
+    assert_close(got, np.tanh(X_BATCH) * 2.0, rtol=RTOL)
+    # One JAX array among tensors is enough, in a structure too.
+    g = rune.jit(lambda w, x: {"y": x["x"] @ w, "n": nx.sum(w)}, backend="jax")
+    out = g(nx.array(W), {"x": x})
+    assert_sharded(out["y"], mesh, "batch", None)
+    assert_sharded(out["n"], mesh)
+    # Tensors in, tensors out; jax_arrays says it either way.
+    assert type(rune.jit(f, backend="jax")(nx.array(X_BATCH))) is nx.Tensor
+    assert isinstance(rune.jit(f, backend="jax", jax_arrays=True)(nx.array(X_BATCH)), jax.Array)
+    gathered = rune.jit(f, backend="jax", jax_arrays=False)(x)
+    assert type(gathered) is nx.Tensor
+    assert_close(gathered, np.tanh(X_BATCH) * 2.0, rtol=RTOL)
+
+
+@sharding_check
+def a_data_parallel_step_keeps_its_shardings_and_the_one_device_numbers(mesh):
+    w = _put(mesh, W)  # replicated
+    x, y = _put(mesh, X_BATCH, "batch", None), _put(mesh, Y_BATCH, "batch", None)
+    value, grad = rune.jit(rune.value_and_grad(_mean_squared_error), backend="jax")(w, x, y)
+    assert_sharded(value, mesh)
+    assert_sharded(grad, mesh)
+    want_value, want_grad = rune.jit(rune.value_and_grad(_mean_squared_error))(W, X_BATCH, Y_BATCH)
+    assert_close(value, want_value, rtol=RTOL)
+    assert_close(grad, want_grad, rtol=RTOL)
+    step = lambda w, x, y: w - 0.5 * rune.grad(_mean_squared_error)(w, x, y)  # noqa: E731
+    on_devices, on_numpy, w_host = rune.jit(step, backend="jax"), rune.jit(step), nx.array(W)
+    for _ in range(3):
+        w, w_host = on_devices(w, x, y), on_numpy(w_host, X_BATCH, Y_BATCH)
+        jax.block_until_ready(w)  # XLA's CPU collectives can deadlock with many steps queued
+    assert_sharded(w, mesh)
+    assert_close(w, w_host, rtol=RTOL)
+
+
+@sharding_check
+def vmap_over_a_sharded_batch_axis_keeps_it_sharded(mesh):
+    per_example = rune.vmap(rune.grad(_mean_squared_error), in_axes=(None, 0, 0))
+    x, y = _put(mesh, X_BATCH, "batch", None), _put(mesh, Y_BATCH, "batch", None)
+    got = rune.jit(per_example, backend="jax")(_put(mesh, W), x, y)
+    assert got.shape == (32, 4, 2)
+    assert_sharded(got, mesh, "batch", None, None)
+    assert_close(got, rune.jit(per_example)(W, X_BATCH, Y_BATCH), rtol=RTOL)
+
+
+@sharding_check
+def a_scan_over_steps_keeps_its_carry_and_outputs_sharded(mesh):
+    def decay(c, xs):  # the carry sharded over the batch, as each step's input
+        return rune.scan(lambda c, x: (0.9 * c + nx.sin(x), c * x), c, xs)
+
+    steps = _rng_devices.normal(size=(5, 32, 4))
+    c, xs = _put(mesh, X_BATCH, "batch", None), _put(mesh, steps, None, "batch", None)
+    final, ys = rune.jit(decay, backend="jax")(c, xs)
+    assert_sharded(final, mesh, "batch", None)
+    assert_sharded(ys, mesh, None, "batch", None)
+    want_final, want_ys = rune.jit(decay)(X_BATCH, steps)
+    assert_close(final, want_final, rtol=RTOL)
+    assert_close(ys, want_ys, rtol=RTOL)
+
+    def train(w, xs, ys):  # replicated parameters, one sharded batch per step
+        def step(w, batch):
+            value, grad = rune.value_and_grad(_mean_squared_error)(w, *batch)
+            return w - 0.5 * grad, value
+        return rune.scan(step, w, (xs, ys))
+
+    xs, ys = X_BATCH.reshape(4, 8, 4), Y_BATCH.reshape(4, 8, 2)
+    w, losses = rune.jit(train, backend="jax")(
+        _put(mesh, W), _put(mesh, xs, None, "batch", None), _put(mesh, ys, None, "batch", None))
+    assert_sharded(w, mesh)
+    assert_sharded(losses, mesh)
+    want_w, want_losses = rune.jit(train)(W, xs, ys)
+    assert_close(w, want_w, rtol=RTOL)
+    assert_close(losses, want_losses, rtol=RTOL)
+
+
+def _run_sharding_checks():
+    """{check name: None if it passed, else its traceback}, run here."""
+    assert jax.device_count() >= DEVICES, f"{jax.device_count()} devices (XLA_FLAGS?)"
+    mesh = Mesh(np.array(jax.devices()[:DEVICES]), ("batch",))
+    failures = {}
+    for name, check in SHARDING_CHECKS.items():
+        try:
+            check(mesh)
+        except Exception:
+            failures[name] = traceback.format_exc()
+        else:
+            failures[name] = None
+    return failures
+
+
+def _print_sharding_checks():  # the child's entry point
+    print(json.dumps(_run_sharding_checks()))
+
+
+@pytest.fixture(scope="module")
+def sharding_failures():
+    if jax.device_count() >= DEVICES:  # XLA_FLAGS was set before JAX started
+        return _run_sharding_checks()
+    flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count={DEVICES}"
+    child = subprocess.run(
+        [sys.executable, "-c", "import tests.test_jit_jax as t; t._print_sharding_checks()"],
+        cwd=Path(__file__).parents[1], capture_output=True, text=True, timeout=600,
+        env=dict(os.environ, XLA_FLAGS=flags.strip(), JAX_PLATFORMS="cpu"))
+    assert child.returncode == 0, f"the checks on {DEVICES} devices crashed:\n{child.stderr}"
+    return json.loads(child.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("name", SHARDING_CHECKS)
+def test_on_simulated_devices(name, sharding_failures):
+    failure = sharding_failures[name]
+    assert failure is None, f"on {DEVICES} simulated CPU devices:\n{failure}"
 
 
 # ------------------------------------------------------------- argpartition

@@ -388,11 +388,13 @@ class JaxJitted(Jitted):
     `lowered(*args)` is `jax.jit(...).lower(...)`, whose `.as_text()` is StableHLO.
     """
 
-    # Arguments may be JAX arrays (results kept on the device by jax_arrays=True).
+    # Arguments may be JAX arrays, taken as they are (on their devices, with their shardings).
     array_types = (jax.Array,)
 
-    def __init__(self, f, static_argnums=(), jax_arrays=False):
+    def __init__(self, f, static_argnums=(), jax_arrays=None):
         super().__init__(f, static_argnums, 'rune.jit(backend="jax")')
+        # True: results are JAX arrays; False: tensors; None: JAX arrays when
+        # an argument is one (a sharded result is not gathered unasked).
         self.jax_arrays = jax_arrays
         # The common call, JAX arrays as positional arguments, goes through
         # one jax.jit of the whole function: JAX's dispatch (in C++) finds the
@@ -412,19 +414,25 @@ class JaxJitted(Jitted):
             except _CapturedTracer:
                 pass  # f closes over a tracer: the general path below says how
             else:
+                keep = self.jax_arrays is not False  # the arguments are JAX arrays
                 if type(outs) is _Outputs:
-                    return self._results(outs.structure, outs.leaves)
-                return outs if self.jax_arrays else _tensor(np.asarray(outs))
+                    return self._results(outs.structure, outs.leaves, keep)
+                return outs if keep else _tensor(np.asarray(outs))
         entry, leaves, values = self._entry(args, kwargs)
         if values is None or not entry.cacheable:  # under an enclosing transformation
             return super().__call__(*args, **kwargs)
         run = entry.run or self._compile(entry)
         with _x64():
             outs = run(*values)
-        return self._results(entry.out_structure, outs)
+        keep = self.jax_arrays
+        if keep is None:
+            keep = any(isinstance(leaf, jax.Array) for leaf in leaves)
+        return self._results(entry.out_structure, outs, keep)
 
-    def _results(self, structure, outs):
-        if not self.jax_arrays:
+    @staticmethod
+    def _results(structure, outs, keep):
+        """outs in rune's structure: JAX arrays if keep, else tensors (gathered to the host)."""
+        if not keep:
             outs = [_tensor(np.asarray(o)) for o in outs]
         return outs[0] if structure.kind is None else ptree.unflatten(structure, outs)
 
