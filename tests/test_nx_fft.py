@@ -190,6 +190,10 @@ def test_frequencies_match_numpy_and_move_with_the_spacing(n):
     (lambda: nx.fft.fftn(nx.ones((2, 2)), s=(2, None)), TypeError, "use -1"),
     (lambda: nx.fft.fftn(nx.ones((2, 2)), s=(2, -2)), ValueError, "each entry of s must be"),
     (lambda: nx.fft.ifftn(nx.ones((2, 2)), axes=(0, 2)), ValueError, "axis 2 is out of range"),
+    (lambda: nx.fft.fft2(nx.ones(3)), ValueError, "nx.fft.fft2: axis -2 is out of range"),
+    (lambda: nx.fft.irfft2(nx.ones((2, 2)), s=(2,)), ValueError, "nx.fft.irfft2: s and axes"),
+    (lambda: nx.fft.fftshift(nx.ones(3), axes=1.0), TypeError,
+     "nx.fft.fftshift: axes must be an int or a sequence"),
     (lambda: nx.fft.fftfreq(0), ValueError, "nx.fft.fftfreq: n must be a positive int"),
 ])
 def test_bad_arguments_say_what_is_wrong(call, error, message):

@@ -269,9 +269,13 @@ def fftn(a, s=None, axes=None, norm=None):
     [[10+0i, -2+0i],
      [-4+0i,  0+0i]]
     """
-    a = as_tensor(a, "nx.fft.fftn")
-    axes, lengths = _axes_and_lengths(a, s, axes, "nx.fft.fftn")
-    return _complex_nd(_f.fft, a, axes, lengths, norm, False, "nx.fft.fftn")
+    return _fftn(a, s, axes, norm, "nx.fft.fftn")
+
+
+def _fftn(a, s, axes, norm, fn):
+    a = as_tensor(a, fn)
+    axes, lengths = _axes_and_lengths(a, s, axes, fn)
+    return _complex_nd(_f.fft, a, axes, lengths, norm, False, fn)
 
 
 def ifftn(a, s=None, axes=None, norm=None):
@@ -297,9 +301,13 @@ def ifftn(a, s=None, axes=None, norm=None):
     [[1, 2],
      [3, 4]]
     """
-    a = as_tensor(a, "nx.fft.ifftn")
-    axes, lengths = _axes_and_lengths(a, s, axes, "nx.fft.ifftn")
-    return _complex_nd(_f.ifft, a, axes, lengths, norm, True, "nx.fft.ifftn")
+    return _ifftn(a, s, axes, norm, "nx.fft.ifftn")
+
+
+def _ifftn(a, s, axes, norm, fn):
+    a = as_tensor(a, fn)
+    axes, lengths = _axes_and_lengths(a, s, axes, fn)
+    return _complex_nd(_f.ifft, a, axes, lengths, norm, True, fn)
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None):
@@ -321,7 +329,7 @@ def fft2(a, s=None, axes=(-2, -1), norm=None):
     [[4, 0],
      [0, 0]]
     """
-    return fftn(a, s, axes, norm)
+    return _fftn(a, s, axes, norm, "nx.fft.fft2")
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None):
@@ -343,7 +351,7 @@ def ifft2(a, s=None, axes=(-2, -1), norm=None):
     [[1, 1],
      [1, 1]]
     """
-    return ifftn(a, s, axes, norm)
+    return _ifftn(a, s, axes, norm, "nx.fft.ifft2")
 
 
 def rfftn(a, s=None, axes=None, norm=None):
@@ -366,13 +374,17 @@ def rfftn(a, s=None, axes=None, norm=None):
     [[10+0i, -2+0i],
      [-4+0i,  0+0i]]
     """
-    a = _real_input(a, "nx.fft.rfftn")
-    axes, lengths = _axes_and_lengths(a, s, axes, "nx.fft.rfftn")
+    return _rfftn(a, s, axes, norm, "nx.fft.rfftn")
+
+
+def _rfftn(a, s, axes, norm, fn):
+    a = _real_input(a, fn)
+    axes, lengths = _axes_and_lengths(a, s, axes, fn)
     if not axes:
-        raise ValueError("nx.fft.rfftn: no axes to transform (axes=())")
+        raise ValueError(f"{fn}: no axes to transform (axes=())")
     half = _f.rfft(_resized(a, axes[-1], lengths[-1]), axis=axes[-1])
-    out = _complex_nd(_f.fft, half, axes[:-1], lengths[:-1], None, False, "nx.fft.rfftn")
-    return _scaled(out, _norm_factor(norm, math.prod(lengths), False, "nx.fft.rfftn"))
+    out = _complex_nd(_f.fft, half, axes[:-1], lengths[:-1], None, False, fn)
+    return _scaled(out, _norm_factor(norm, math.prod(lengths), False, fn))
 
 
 def irfftn(a, s=None, axes=None, norm=None):
@@ -396,16 +408,20 @@ def irfftn(a, s=None, axes=None, norm=None):
     [[1, 2],
      [3, 4]]
     """
-    a = as_tensor(a, "nx.fft.irfftn")
-    axes, lengths = _axes_and_lengths(a, s, axes, "nx.fft.irfftn",
+    return _irfftn(a, s, axes, norm, "nx.fft.irfftn")
+
+
+def _irfftn(a, s, axes, norm, fn):
+    a = as_tensor(a, fn)
+    axes, lengths = _axes_and_lengths(a, s, axes, fn,
                                       last_default=lambda m: 2 * (m - 1))
     if not axes:
-        raise ValueError("nx.fft.irfftn: no axes to transform (axes=())")
-    inner = _complex_nd(_f.ifft, a, axes[:-1], lengths[:-1], None, True, "nx.fft.irfftn",
+        raise ValueError(f"{fn}: no axes to transform (axes=())")
+    inner = _complex_nd(_f.ifft, a, axes[:-1], lengths[:-1], None, True, fn,
                         last_axis_first=False)
     last, n = axes[-1], lengths[-1]
     out = _f.irfft(_resized(inner, last, n // 2 + 1), axis=last, n=n)
-    return _scaled(out, _norm_factor(norm, math.prod(lengths), True, "nx.fft.irfftn"))
+    return _scaled(out, _norm_factor(norm, math.prod(lengths), True, fn))
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None):
@@ -425,7 +441,7 @@ def rfft2(a, s=None, axes=(-2, -1), norm=None):
     >>> print(nx.fft.rfft2(nx.ones((2, 4))).shape)
     (2, 3)
     """
-    return rfftn(a, s, axes, norm)
+    return _rfftn(a, s, axes, norm, "nx.fft.rfft2")
 
 
 def irfft2(a, s=None, axes=(-2, -1), norm=None):
@@ -448,7 +464,7 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None):
     [[1, 2, 3, 4],
      [0, 1, 0, 1]]
     """
-    return irfftn(a, s, axes, norm)
+    return _irfftn(a, s, axes, norm, "nx.fft.irfft2")
 
 
 # ------------------------------------------------------ shifts, frequencies
@@ -460,6 +476,8 @@ def _shift(x, axes, fn, inverse):
         axes = tuple(range(x.ndim))
     elif isinstance(axes, (int, np.integer)):
         axes = (axes,)
+    elif not hasattr(axes, "__iter__"):
+        raise TypeError(f"{fn}: axes must be an int or a sequence of ints, got {axes!r}")
     for axis in (normalize_axis(a, x.ndim, fn) for a in axes):
         n = x.shape[axis]
         cut = (n + 1) // 2 if not inverse else n // 2  # a roll by n//2, or back
