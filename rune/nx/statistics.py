@@ -41,6 +41,10 @@ def _float(x):
     return x if x.dtype.kind in "fc" else _e.astype(x, dtype=np.dtype(np.float64))
 
 
+def _python_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
 def _to_front(a, axis, fn):
     """a with the axes `axis` (None: all) merged into one first axis; and the
     shape keepdims gives the result (per quantile)."""
@@ -100,8 +104,8 @@ def percentile(a, q, axis=None, method="linear", keepdims=False):
     >>> print(nx.percentile(nx.array([[1.0, 5.0], [3.0, 7.0]]), 50, axis=0))
     float64 [2] [2, 6]
     """
-    q = as_tensor(q, "nx.percentile")
-    return _quantile(a, _e.divide(q, 100), axis, method, keepdims, "nx.percentile", 100)
+    q = q / 100 if _python_number(q) else _e.divide(as_tensor(q, "nx.percentile"), 100)
+    return _quantile(a, q, axis, method, keepdims, "nx.percentile", 100)
 
 
 def median(a, axis=None, keepdims=False):
@@ -125,6 +129,7 @@ def median(a, axis=None, keepdims=False):
 
 def _quantile(a, q, axis, method, keepdims, fn, scale=1):
     a = _float(as_tensor(a, fn))
+    weak = _python_number(q)  # a Python q leaves a's precision (float32 in, float32 out)
     q = _float(as_tensor(q, fn))
     if method not in _METHODS:
         raise ValueError(f"{fn}: unknown method {method!r}; expected one of {_METHODS}")
@@ -135,7 +140,9 @@ def _quantile(a, q, axis, method, keepdims, fn, scale=1):
     n = flat.shape[0]
     if n == 0:
         raise ValueError(f"{fn}: there are no elements to take a quantile of")
-    low, high, weight = _places(method, q, n)
+    low, high, weight = _places(method, q, n)  # the places in q's precision, as numpy
+    if weak and weight is not None:
+        weight = _e.astype(weight, dtype=a.dtype)
     ordered = _order_statistics(flat, low, high)
     below, above = _ix.gather(ordered, low), _ix.gather(ordered, high)
     if weight is None:
@@ -181,7 +188,8 @@ def _places(method, q, n):
     if method == "midpoint":
         position = _e.multiply(q, n - 1)
         low, high = _e.floor(position), _e.ceil(position)
-        return index(low), index(high), where(_e.equal(low, high), 0.0, 0.5)
+        return index(low), index(high), _e.astype(where(_e.equal(low, high), 0.0, 0.5),
+                                                  dtype=q.dtype)
     if method in ("linear", "averaged_inverted_cdf"):
         virtual = _e.multiply(q, n - 1) if method == "linear" else _e.subtract(
             _e.multiply(q, n), 1)
@@ -192,7 +200,7 @@ def _places(method, q, n):
     previous = _e.floor(virtual)
     weight = _e.subtract(virtual, previous)
     if method == "averaged_inverted_cdf":
-        weight = where(_e.equal(weight, 0), 0.5, 1.0)
+        weight = _e.astype(where(_e.equal(weight, 0), 0.5, 1.0), dtype=q.dtype)
     return index(previous), index(_e.add(previous, 1)), weight
 
 
@@ -517,13 +525,15 @@ def _outer_edges(a, range_, fn):
 
 def _range_value(x, fn):
     """An entry of range as numpy sees it: Python numbers stay weak (float64 edges
-    for float32 data), numpy scalars and tensors keep their dtype."""
-    if isinstance(x, Tensor):
-        value = _known(x)
-        if value is None:
-            raise TracedValueError(f"{fn}: range holds a traced tensor, whose value the bins' "
-                                   f"checks read; give numbers, or call outside jit and vmap")
-        return value[()]
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.number)):
-        raise TypeError(f"{fn}: range must be (low, high) numbers, got {x!r}")
-    return x
+    for float32 data), numpy scalars, arrays and tensors keep their dtype."""
+    if isinstance(x, (int, float, np.number)) and not isinstance(x, (bool, np.bool_)):
+        return x
+    x = as_tensor(x, fn)
+    if x.ndim != 0 or x.dtype.kind not in "iuf":
+        raise TypeError(f"{fn}: range must be (low, high) real numbers, got an entry of shape "
+                        f"{x.shape} and dtype {x.dtype}")
+    value = _known(x)
+    if value is None:
+        raise TracedValueError(f"{fn}: range holds a traced tensor, whose value the bins' "
+                               f"checks read; give numbers, or call outside jit and vmap")
+    return value[()]
