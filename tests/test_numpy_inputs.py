@@ -37,6 +37,7 @@ CALLS = {
         "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
         "logical_or", "logical_xor", "floor_divide", "allclose")},
     "nx.array": (nx.array, (A,)),
+    "nx.ndim": (nx.ndim, (A,)),
     "nx.create": (lambda a: nx.create(nx.float64, (3, 2), a), (A.ravel(),)),
     "nx.empty_like": (lambda a: nx.empty_like(a), (A,)),
     "nx.full_like": (lambda a: nx.full_like(a, 2.0), (A,)),
