@@ -465,6 +465,8 @@ def test_histogram_edges_are_numpys_to_the_bit(dtype, bins, range_):
     assert edges.dtype == want_edges.dtype
     assert edges.numpy().tobytes() == want_edges.tobytes()
     assert counts.numpy().tolist() == want_counts.tolist()
+    density = nx.histogram(x, bins=bins, range=range_, density=True)[0]  # numpy's order of ops
+    assert density.numpy().tobytes() == np.histogram(x, bins, range_, density=True)[0].tobytes()
 
 
 @pytest.mark.parametrize("call, error, message", [

@@ -456,10 +456,11 @@ def histogram(a, bins=10, range=None, density=False, weights=None):  # noqa: A00
         weights = _s.reshape(weights, shape=(a.size,))
         counts = where(inside, weights, _e.astype(0, dtype=weights.dtype))
     hist = _ix.scatter_add(counts, where(inside, place, 0), shape=(n,))
-    if density:
+    if density:  # numpy's order and float64 widths, for numpy's numbers
         widths = _e.subtract(_ix.slice_(edges, index=((1, n + 1, 1),)),
                              _ix.slice_(edges, index=((0, n, 1),)))
-        hist = _e.divide(_e.divide(_float(hist), _sum(hist)), widths)
+        widths = _e.astype(widths, dtype=np.result_type(widths.dtype, np.float64))
+        hist = _e.divide(_e.divide(hist, widths), _sum(hist))
     return hist, edges
 
 
