@@ -465,8 +465,10 @@ def test_histogram_edges_are_numpys_to_the_bit(dtype, bins, range_):
     assert edges.dtype == want_edges.dtype
     assert edges.numpy().tobytes() == want_edges.tobytes()
     assert counts.numpy().tolist() == want_counts.tolist()
-    density = nx.histogram(x, bins=bins, range=range_, density=True)[0]  # numpy's order of ops
-    assert density.numpy().tobytes() == np.histogram(x, bins, range_, density=True)[0].tobytes()
+    with np.errstate(invalid="ignore"):  # no data in the range: 0 / 0, as numpy
+        density = nx.histogram(x, bins=bins, range=range_, density=True)[0]
+        want_density = np.histogram(x, bins, range_, density=True)[0]
+    assert density.numpy().tobytes() == want_density.tobytes()  # numpy's order of operations
 
 
 @pytest.mark.parametrize("call, error, message", [
