@@ -286,6 +286,7 @@ NO_DERIVATIVE: dict[str, str] = {
         "iscomplex", "isreal")},
     "nx.argmax": "integer output", "nx.argmin": "integer output",
     "nx.allclose": "returns a Python bool",
+    "nx.ndim": "returns a Python int (the number of axes)",
     "nx.linalg.matrix_rank": "integer output (a count of singular values)",
     "nx.random.default_rng": "a random generator (its draws are constants)",
 }

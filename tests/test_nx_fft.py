@@ -38,11 +38,17 @@ ONE_AXIS = {
 }
 MANY_AXES = {
     "fftn": [{}, {"axes": (0,)}, {"s": (3, 2)}, {"s": (2, 3, 4)}, {"axes": (2, 0)},
-             {"s": (4,), "axes": (1,)}, {"axes": (1, 1)}],
-    "ifftn": [{}, {"axes": (1, 2)}, {"s": (3, 5)}],
-    "rfftn": [{}, {"axes": (0,)}, {"s": (3, 6)}, {"axes": (2, 0)}],
-    "irfftn": [{}, {"axes": (0,)}, {"s": (3, 5)}, {"s": (2, 3, 4)}, {"axes": (2, 0)}],
-    "fft2": [{}, {"s": (3, 3)}, {"axes": (0, 2)}],
+             {"s": (4,), "axes": (1,)}, {"axes": (1, 1)},
+             # a repeated axis is cropped or padded to each of its lengths in turn;
+             # -1 keeps the input's length
+             {"s": (3, 5), "axes": (2, 2)}, {"s": (-1, 5), "axes": (0, 2)}],
+    "ifftn": [{}, {"axes": (1, 2)}, {"s": (3, 5)}, {"s": (5, 2), "axes": (1, 1)}],
+    "rfftn": [{}, {"axes": (0,)}, {"s": (3, 6)}, {"axes": (2, 0)}, {"s": (3, 5), "axes": (2, 2)},
+              {"s": (5, 3, 6), "axes": (1, 1, 2)}, {"s": (-1, 6), "axes": (0, 2)}],
+    "irfftn": [{}, {"axes": (0,)}, {"s": (3, 5)}, {"s": (2, 3, 4)}, {"axes": (2, 0)},
+               {"s": (3, 5), "axes": (1, 1)}, {"s": (2, 5, 3), "axes": (1, 1, 2)},
+               {"s": (2, -1), "axes": (0, 2)}],
+    "fft2": [{}, {"s": (3, 3)}, {"axes": (0, 2)}, {"s": (-1, 3)}],
     "ifft2": [{}, {"s": (3, 3)}],
     "rfft2": [{}, {"s": (4, 5)}],
     "irfft2": [{}, {"s": (4, 5)}],
@@ -176,11 +182,37 @@ def test_frequencies_match_numpy_and_move_with_the_spacing(n):
     (lambda: nx.fft.fftn(nx.ones((2, 2)), axes=0), TypeError, "axes must be a sequence"),
     (lambda: nx.fft.rfftn(nx.ones((2, 2)), axes=()), ValueError, "no axes"),
     (lambda: nx.fft.fft("abc"), TypeError, "nx.fft.fft"),
+    (lambda: nx.fft.fft(nx.ones(3), n=2.0), TypeError, "nx.fft.fft: n must be an int"),
+    (lambda: nx.fft.fft(nx.ones(3), n=True), TypeError, "nx.fft.fft: n must be an int"),
+    (lambda: nx.fft.fftn(nx.ones((2, 2)), s=3), TypeError, "nx.fft.fftn: s must be a sequence"),
+    (lambda: nx.fft.fftn(nx.ones((2, 2)), s=(2, 2.0)), TypeError,
+     "each entry of s must be an int"),
+    (lambda: nx.fft.fftn(nx.ones((2, 2)), s=(2, None)), TypeError, "use -1"),
+    (lambda: nx.fft.fftn(nx.ones((2, 2)), s=(2, -2)), ValueError, "each entry of s must be"),
+    (lambda: nx.fft.ifftn(nx.ones((2, 2)), axes=(0, 2)), ValueError, "axis 2 is out of range"),
+    (lambda: nx.fft.fft2(nx.ones(3)), ValueError, "nx.fft.fft2: axis -2 is out of range"),
+    (lambda: nx.fft.irfft2(nx.ones((2, 2)), s=(2,)), ValueError, "nx.fft.irfft2: s and axes"),
+    (lambda: nx.fft.fftshift(nx.ones(3), axes=1.0), TypeError,
+     "nx.fft.fftshift: axes must be an int or a sequence"),
     (lambda: nx.fft.fftfreq(0), ValueError, "nx.fft.fftfreq: n must be a positive int"),
 ])
 def test_bad_arguments_say_what_is_wrong(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.filterwarnings("ignore:`axes` should not be `None`:DeprecationWarning")
+@pytest.mark.parametrize("name", ["fftn", "ifftn", "rfftn", "irfftn"])
+@pytest.mark.parametrize("s", [(2, 3, 4), (2, 2, 2, 2)])
+def test_more_lengths_than_axes_raise_as_numpy_does(name, s):
+    """s without axes means the last len(s) axes: numpy raises when a has fewer
+    (its AxisError is a ValueError); rune transformed one axis twice instead."""
+    x = rand((2, 3))
+    with pytest.raises(ValueError):
+        getattr(np.fft, name)(x, s=s)
+    with pytest.raises(ValueError, match=f"nx.fft.{name}: s has {len(s)} lengths but a has "
+                                         f"only 2 axes"):
+        getattr(nx.fft, name)(x, s=s)
 
 
 def test_single_precision_stays_single_through_derivatives():

@@ -208,8 +208,16 @@ CASES = [
          np.bincount, batch=False, jit=False),
     Case("bincount length", lambda x, w: nx.bincount(x, w, length=3),
          (np.array([0, 2, 2, 1]), V[:4]), lambda x, w: np.bincount(x, w, minlength=3)),
-    Case("histogram", lambda a: nx.histogram(a, bins=4), (A,),
-         lambda a: np.histogram(a, bins=4), grads="none", batch=False, jit=False),
+    Case("histogram", lambda a: nx.histogram(a, bins=4)[0], (A,),
+         lambda a: np.histogram(a, bins=4)[0], grads="none", batch=False, jit=False),
+    # edges from the data's min and max move with them, and so does a density
+    Case("histogram edges", lambda a: nx.histogram(a, bins=4)[1], (A,),
+         lambda a: np.histogram(a, bins=4)[1], batch=False, jit=False),
+    Case("histogram density", lambda a: nx.histogram(a, bins=4, density=True)[0], (A,),
+         lambda a: np.histogram(a, bins=4, density=True)[0], batch=False, jit=False),
+    Case("histogram range tensors", lambda a, lo, hi: nx.histogram(a, 3, (lo, hi), True)[0],
+         (A, np.float64(-2.5), np.float64(2.5)),
+         lambda a, lo, hi: np.histogram(a, 3, (lo, hi), True)[0], batch=False, jit=False),
     Case("histogram range", lambda a: nx.histogram(a, bins=5, range=(-1, 1)), (A,),
          lambda a: np.histogram(a, bins=5, range=(-1, 1)), grads="none"),
     Case("histogram edges density", lambda a: nx.histogram(a, bins=EDGES, density=True)[0],
@@ -402,6 +410,65 @@ def test_tied_elements_pass_the_derivative_of_the_first():
     # sort: the stable order puts the first of equal elements first
     g = rune.grad(lambda x: nx.sum(nx.sort(x) * nx.arange(5.0)))(x)
     assert g.tolist() == [3, 0, 4, 2, 1]
+
+
+def _histogram_derivatives_three_ways(f, x):
+    """rune's Jacobian of f at x in both modes, and by central differences."""
+    fwd = rune.jacfwd(f)(nx.array(x)).numpy()
+    rev = rune.jacrev(f)(nx.array(x)).numpy()
+    eps = 1e-6
+    columns = [(f(nx.array(x + eps * e)).numpy() - f(nx.array(x - eps * e)).numpy()) / (2 * eps)
+               for e in np.eye(x.size)]
+    return fwd, rev, np.stack(columns, axis=-1)
+
+
+HISTOGRAM_DATA = np.array([0.9, 0.0, 2.2, 3.0, 1.4])  # none on an edge, but min and max
+HISTOGRAM_PARTS = {  # name -> (rune's part, jax.numpy's part)
+    "edges": (lambda x: nx.histogram(x, bins=2)[1], lambda j, x: j.histogram(x, bins=2)[1]),
+    "density": (lambda x: nx.histogram(x, bins=3, density=True)[0],
+                lambda j, x: j.histogram(x, bins=3, density=True)[0]),
+    "one value": (lambda x: nx.histogram(x[:1], bins=2, density=True)[1],
+                  lambda j, x: j.histogram(x[:1], bins=2, density=True)[1]),
+}
+
+
+@pytest.mark.parametrize("part", HISTOGRAM_PARTS)
+def test_histogram_edges_from_the_data_move_with_its_min_and_max(part):
+    """With range=None the edges are linspace(min, max): rune held them constant,
+    so their derivatives and a density's were exactly 0 (issue 25)."""
+    f = HISTOGRAM_PARTS[part][0]
+    fwd, rev, differences = _histogram_derivatives_three_ways(f, HISTOGRAM_DATA)
+    np.testing.assert_allclose(fwd, differences, atol=1e-8)
+    np.testing.assert_allclose(rev, differences, atol=1e-8)
+    if part == "edges":  # the middle edge is the mean of the min (x[1]) and max (x[3])
+        assert fwd[1].tolist() == [0, 0.5, 0, 0.5, 0]
+
+
+@pytest.mark.parametrize("part", HISTOGRAM_PARTS)
+def test_histogram_derivatives_match_jax(part):
+    jax = pytest.importorskip("jax", reason="the JAX comparison needs the jax extra")
+    f, of_jax = HISTOGRAM_PARTS[part]
+    with jax.enable_x64(True):
+        expected = np.asarray(jax.jacfwd(lambda x: of_jax(jax.numpy, x))(HISTOGRAM_DATA))
+    np.testing.assert_allclose(rune.jacfwd(f)(nx.array(HISTOGRAM_DATA)).numpy(), expected,
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("bins, range_", [(7, None), (5, (-1, 2)), (3, (0.1, 0.7))])
+def test_histogram_edges_are_numpys_to_the_bit(dtype, bins, range_):
+    """numpy computes the edges in the data's precision when they come from its
+    min and max, in float64 when the range is Python numbers."""
+    x = (RNG.standard_normal(50) * 3).astype(dtype)
+    counts, edges = nx.histogram(x, bins=bins, range=range_)
+    want_counts, want_edges = np.histogram(x, bins=bins, range=range_)
+    assert edges.dtype == want_edges.dtype
+    assert edges.numpy().tobytes() == want_edges.tobytes()
+    assert counts.numpy().tolist() == want_counts.tolist()
+    with np.errstate(invalid="ignore"):  # no data in the range: 0 / 0, as numpy
+        density = nx.histogram(x, bins=bins, range=range_, density=True)[0]
+        want_density = np.histogram(x, bins, range_, density=True)[0]
+    assert density.numpy().tobytes() == want_density.tobytes()  # numpy's order of operations
 
 
 @pytest.mark.parametrize("call, error, message", [

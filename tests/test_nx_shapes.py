@@ -304,3 +304,14 @@ def test_jacobians_by_forward_and_reverse_mode_agree(name):
                                rtol=1e-13, atol=1e-15)
     h = rune.hessian(lambda x: nx.sum(f(x) * f(x)))(x).numpy().reshape(12, 12)
     np.testing.assert_allclose(h, h.T, rtol=1e-12, atol=1e-13)
+
+
+def test_ndim_counts_axes_as_numpy_does():
+    for x in (np.ones((2, 3, 1)), [[1.0, 2.0]], 3.0, np.float32(1.0), [nx.ones(2), nx.ones(2)]):
+        assert nx.ndim(x) == np.ndim(np.asarray(x)) and type(nx.ndim(x)) is int
+    assert nx.ndim(nx.ones((2, 3))) == 2 and nx.ndim(nx.array(1.0)) == 0
+    # a traced tensor's axes are known: under vmap, the example's own
+    assert rune.jit(lambda x: x * nx.ndim(x))(nx.ones((2, 2))).tolist() == [[2, 2], [2, 2]]
+    assert rune.vmap(lambda x: x * nx.ndim(x))(nx.ones((3, 2))).tolist() == [[1, 1]] * 3
+    with pytest.raises(TypeError, match="nx.ndim"):
+        nx.ndim(None)

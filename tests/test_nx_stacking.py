@@ -41,6 +41,11 @@ CASES = [
      [((3,), (3,)), ((2, 3), (2, 3)), ((2, 3, 1), (2, 3))]),
     ("column_stack", lambda a, b: nx.column_stack([a, b]), lambda a, b: np.column_stack([a, b]),
      [((3,), (3,)), ((3,), (3, 2)), ((), ())]),
+    # one array: numpy joins the entries along its first axis
+    *[(f"{name} one array", getattr(nx, name), getattr(np, name if name != "row_stack"
+                                                         else "vstack"),
+       [((3,),), ((2, 3),), ((2, 1, 3),)]) for name in (
+        "vstack", "row_stack", "hstack", "dstack", "column_stack")],
     ("array_split", lambda a: nx.array_split(a, 3), lambda a: np.array_split(a, 3),
      [((7,),), ((2,),), ((5, 2),)]),
     ("array_split axis", lambda a: nx.array_split(a, [1, 5], axis=1),
@@ -167,6 +172,14 @@ def test_r_and_c_are_differentiable_and_trace():
                  np.eye(3)[2])
 
 
+@pytest.mark.parametrize("name", ["vstack", "row_stack", "hstack", "dstack", "column_stack"])
+def test_one_numpy_array_joins_its_entries_and_is_differentiable(name):
+    x = _draw((2, 3), np.float64)
+    reference = getattr(np, name if name != "row_stack" else "vstack")
+    _assert_same(getattr(nx, name)(x), reference(x))
+    rune.check_grads(getattr(nx, name), (nx.array(x),), order=2)
+
+
 def test_insert_and_delete_positions_are_fixed_under_jit():
     x = nx.arange(4.0)
     _assert_same(rune.jit(lambda x: nx.insert(nx.delete(x, 0), 2, x[:1]))(x),
@@ -174,7 +187,11 @@ def test_insert_and_delete_positions_are_fixed_under_jit():
 
 
 @pytest.mark.parametrize("call, error, message", [
-    (lambda: nx.vstack(nx.ones(2)), TypeError, "nx.vstack: expected a list or tuple"),
+    (lambda: nx.vstack(nx.array(1.0)), TypeError,
+     "nx.vstack: expected a list or tuple of tensors, or a tensor with at least one axis, "
+     "got a 0-d tensor"),
+    (lambda: nx.column_stack(np.float64(1.0)), TypeError, "nx.column_stack: expected a list"),
+    (lambda: nx.hstack("ab"), TypeError, "nx.hstack: expected a list or tuple of tensors"),
     (lambda: nx.hstack([]), ValueError, "nx.hstack: needs at least one"),
     (lambda: nx.array_split(nx.ones(3), 0), ValueError, "nx.array_split: the number of sect"),
     (lambda: nx.vsplit(nx.ones(3), 3), ValueError, "nx.vsplit: needs a tensor with at least 2"),

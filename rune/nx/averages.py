@@ -73,10 +73,12 @@ def _without_nan(x, fn, fill):
     return _e.where(numbers, x, _e.astype(as_tensor(fill, fn), dtype=x.dtype)), numbers
 
 
-def _count(numbers, x, axes, keepdims):
+def _count(numbers, x, axes, keepdims, dtype):
+    """How many numbers (not nan) each reduction sees, as a float of `dtype`
+    (the result's: a float64 count would widen float32 results)."""
     if numbers is None:
         return float(np.prod([x.shape[i] for i in axes]))
-    return _r.sum(_e.astype(numbers, dtype=np.dtype(np.float64)), axis=axes, keepdims=keepdims)
+    return _r.sum(_e.astype(numbers, dtype=dtype), axis=axes, keepdims=keepdims)
 
 
 def nansum(a, axis=None, keepdims=False):
@@ -121,8 +123,7 @@ def nanmean(a, axis=None, keepdims=False):
     if total.dtype.kind not in "fc":
         total = _e.astype(total, dtype=np.dtype(np.float64))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return _e.divide(total, _e.astype(as_tensor(_count(numbers, x, axes, keepdims),
-                                                    "nx.nanmean"), dtype=total.real.dtype))
+        return _e.divide(total, _count(numbers, x, axes, keepdims, total.real.dtype))
 
 
 def nanvar(a, axis=None, keepdims=False, ddof=0):
@@ -152,7 +153,7 @@ def nanvar(a, axis=None, keepdims=False, ddof=0):
         squared = _e.multiply(deviation, deviation)
     if numbers is not None:
         squared = _e.where(numbers, squared, 0)
-    count = _count(numbers, x, axes, keepdims)
+    count = _count(numbers, x, axes, keepdims, squared.dtype)
     with np.errstate(invalid="ignore", divide="ignore"):
         return _e.divide(_r.sum(squared, axis=axes, keepdims=keepdims),
                          _e.maximum(_e.subtract(count, ddof), 0))

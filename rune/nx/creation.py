@@ -366,15 +366,30 @@ def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
 # ------------------------------------------------------------------ helpers
 
 
-def as_tensor(x, fn: str) -> Tensor:
+def as_tensor(x, fn: str, result_is_new: bool = False) -> Tensor:
     """x as a Tensor for the nx function `fn`: tensors (traced ones too) pass as
-    they are; numbers, nested lists and numpy arrays convert (without a copy,
-    except a numpy array under a transformation: a graph or a record keeps it,
-    and the caller may change it later); anything else (None, strings) raises
-    TypeError naming `fn`."""
+    they are; numbers, nested lists and numpy arrays convert; anything else
+    (None, strings) raises TypeError naming `fn`.
+
+    A numpy array (or another object numpy reads without copying) is copied:
+    the caller may change it later, and a tensor never changes, though many
+    results are views of their input (reshape, transpose, slices...) and a
+    graph or a record keeps its inputs. `result_is_new=True` says that fn only
+    reads x into new memory (a reduction, a product): outside transformations
+    the copy is then skipped (nx.sum of a million values: 0.3 ms, 0.9 with it).
+    Lists and numbers are converted into a new array anyway.
+    """
     if isinstance(x, Tensor):
         return x
-    return _tensor_of(x, None, fn, copy=type(x) is np.ndarray and _transforming())
+    borrowed = result_is_new and type(x) is np.ndarray and not _transforming()
+    return _tensor_of(x, None, fn, copy=not borrowed)
+
+
+def _transforming() -> bool:
+    """Whether a transformation is active in this thread."""
+    from ..core import active_traces  # rune.core imports rune.nx: imported when first needed
+
+    return bool(active_traces())
 
 
 def _tensor_of(obj, dtype, fn, copy=False) -> Tensor:
@@ -405,13 +420,6 @@ def _check_not_ragged(obj, fn):
     if ragged is not None:
         raise ValueError(f"{fn}: ragged nested sequence: {ragged} (the lists at one depth "
                          f"must all have the same length)")
-
-
-def _transforming() -> bool:
-    """Whether a transformation is active in this thread."""
-    from ..core import active_traces  # rune.core imports rune.nx: imported when first needed
-
-    return bool(active_traces())
 
 
 def _astype(x, dtype, fn):

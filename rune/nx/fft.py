@@ -2,7 +2,8 @@
 
 Every transform is linear and differentiable in both modes, to any order
 (the rules are in rune/primitives/fft.py). `n` / `s` crop or zero-pad the
-input along the transformed axes, as numpy does; `norm` is "backward" (the
+input along the transformed axes, as numpy does (an entry -1 of `s` keeps
+the input's length; a repeated axis is transformed again); `norm` is "backward" (the
 default: the inverse divides by n), "ortho" (both by sqrt(n)) or "forward".
 Complex input to the real transforms (rfft, rfftn...) raises TypeError:
 numpy refuses it too.
@@ -61,10 +62,12 @@ def _resized(x, axis, n):
 
 
 def _length(n, default, fn, name="n"):
-    """n as a positive int (`default` for None, if there is one), or a ValueError."""
+    """n as a positive int (`default` for None, if there is one), or an error naming it."""
     if n is None and default is not None:
         return default
-    if isinstance(n, (bool, np.bool_)) or not hasattr(n, "__index__") or int(n) < 1:
+    if isinstance(n, (bool, np.bool_)) or not hasattr(n, "__index__"):
+        raise TypeError(f"{fn}: {name} must be an int (the transform's length), got {n!r}")
+    if int(n) < 1:
         raise ValueError(f"{fn}: {name} must be a positive int (the transform's length), "
                          f"got {n!r}")
     return int(n)
@@ -82,10 +85,16 @@ def _axes_and_lengths(x, s, axes, fn, last_default=None):
     """numpy's rules for fftn's s and axes: normalized axes and one length per axis.
 
     axes default to the last len(s) axes, or all; s defaults to x's lengths
-    (`last_default`, if given, replaces the default of the last axis: irfftn).
+    (`last_default`, if given, replaces the default of the last axis: irfftn),
+    and an entry -1 of s keeps x's length along its axis.
     """
+    if s is not None and (isinstance(s, str) or not hasattr(s, "__len__")):
+        raise TypeError(f"{fn}: s must be a sequence of ints (one length per axis), got {s!r}")
     if axes is None:
-        axes = tuple(range(x.ndim - len(s), x.ndim)) if s is not None else tuple(range(x.ndim))
+        axes = range(-len(s), 0) if s is not None else range(x.ndim)
+        if s is not None and len(s) > x.ndim:
+            raise ValueError(f"{fn}: s has {len(s)} lengths but a has only {x.ndim} axes "
+                             f"(pass axes to say which axis each length is for)")
     elif isinstance(axes, (int, np.integer)):
         raise TypeError(f"{fn}: axes must be a sequence of ints, got {axes!r} (use the "
                         f"one-axis transform for one axis)")
@@ -94,25 +103,41 @@ def _axes_and_lengths(x, s, axes, fn, last_default=None):
         lengths = [x.shape[a] for a in axes]
         if last_default is not None and axes:
             lengths[-1] = last_default(x.shape[axes[-1]])
-    else:
-        if len(s) != len(axes):
-            raise ValueError(f"{fn}: s and axes have different lengths ({len(s)} and "
-                             f"{len(axes)})")
-        lengths = [_length(n, None, fn, "each entry of s") for n in s]
-    return axes, tuple(lengths)
+        return axes, tuple(lengths)
+    if len(s) != len(axes):
+        raise ValueError(f"{fn}: s and axes have different lengths ({len(s)} and "
+                         f"{len(axes)})")
+    return axes, tuple(_entry_of_s(n, x.shape[a], fn) for n, a in zip(s, axes))
 
 
-def _complex_nd(prim, x, axes, lengths, norm, inverse, fn):
-    for axis, n in zip(axes, lengths):
-        x = _resized(x, axis, n)
+def _entry_of_s(n, length, fn):
+    """One entry of s: -1 keeps the input's length (numpy 2's rule)."""
+    if n is None:
+        raise TypeError(f"{fn}: s contains None (numpy 2 deprecates it); use -1 for the "
+                        f"input's length along that axis")
+    if not isinstance(n, (bool, np.bool_)) and hasattr(n, "__index__") and int(n) == -1:
+        return length
+    return _length(n, None, fn, "each entry of s")
+
+
+def _complex_nd(prim, x, axes, lengths, norm, inverse, fn, last_axis_first=True):
+    """prim along each of axes, x cropped or padded to its length there first.
+
+    Distinct axes are one call. A repeated axis is transformed again, cropped or
+    padded to each of its lengths in turn, in numpy's order: last axis first
+    (fftn, ifftn, rfftn), or first axis first (irfftn's inner transforms).
+    """
     if not axes:
         return _e.astype(x, dtype=np.result_type(x.dtype, np.complex64))
     if len(set(axes)) == len(axes):
+        for axis, n in zip(axes, lengths):
+            x = _resized(x, axis, n)
         out = prim(x, axes=axes)
-    else:  # a repeated axis is transformed again, as numpy does
+    else:
+        steps = list(zip(axes, lengths))
         out = x
-        for axis in reversed(axes):
-            out = prim(out, axes=(axis,))
+        for axis, n in (reversed(steps) if last_axis_first else steps):
+            out = prim(_resized(out, axis, n), axes=(axis,))
     return _scaled(out, _norm_factor(norm, math.prod(lengths), inverse, fn))
 
 
@@ -131,7 +156,7 @@ def fft(a, n=None, axis=-1, norm=None):
       norm: "backward" (default, None), "ortho" or "forward".
 
     Raises:
-      TypeError: a is not numeric.
+      TypeError: a is not numeric, or n is not an int.
       ValueError: n below 1, axis out of range or an unknown norm.
 
     >>> from rune import nx
@@ -154,7 +179,7 @@ def ifft(a, n=None, axis=-1, norm=None):
       norm: "backward" (default: divide by n), "ortho" or "forward".
 
     Raises:
-      TypeError: a is not numeric.
+      TypeError: a is not numeric, or n is not an int.
       ValueError: n below 1, axis out of range or an unknown norm.
 
     >>> from rune import nx
@@ -177,7 +202,7 @@ def rfft(a, n=None, axis=-1, norm=None):
       norm: "backward" (default, None), "ortho" or "forward".
 
     Raises:
-      TypeError: a is complex, or not numeric.
+      TypeError: a is complex or not numeric, or n is not an int.
       ValueError: n below 1, axis out of range or an unknown norm.
 
     >>> from rune import nx
@@ -205,7 +230,7 @@ def irfft(a, n=None, axis=-1, norm=None):
       norm: "backward" (default: divide by n), "ortho" or "forward".
 
     Raises:
-      TypeError: a is not numeric.
+      TypeError: a is not numeric, or n is not an int.
       ValueError: n below 1, axis out of range or an unknown norm.
 
     >>> from rune import nx
@@ -227,14 +252,16 @@ def fftn(a, s=None, axes=None, norm=None):
 
     Args:
       a: a tensor, numpy array or nested list (real or complex).
-      s: the lengths along `axes` (crop or zero-pad), default a's.
+      s: the lengths along `axes` (crop or zero-pad; -1 keeps a's), default a's.
       axes: the axes transformed: default the last len(s) axes, or all.
       norm: "backward" (default, None), "ortho" or "forward".
 
     Raises:
-      TypeError: a is not numeric, or axes is one int.
-      ValueError: s and axes of different lengths, an axis out of range, a
-        length below 1 or an unknown norm.
+      TypeError: a is not numeric, axes is one int, s is not a sequence or an
+        entry of s is not an int.
+      ValueError: s and axes of different lengths, more lengths in s than a
+        has axes (without axes), an axis out of range, a length below 1 (other
+        than -1) or an unknown norm.
 
     >>> from rune import nx
     >>> print(nx.fft.fftn(nx.array([[1.0, 2.0], [3.0, 4.0]])))
@@ -242,9 +269,13 @@ def fftn(a, s=None, axes=None, norm=None):
     [[10+0i, -2+0i],
      [-4+0i,  0+0i]]
     """
-    a = as_tensor(a, "nx.fft.fftn")
-    axes, lengths = _axes_and_lengths(a, s, axes, "nx.fft.fftn")
-    return _complex_nd(_f.fft, a, axes, lengths, norm, False, "nx.fft.fftn")
+    return _fftn(a, s, axes, norm, "nx.fft.fftn")
+
+
+def _fftn(a, s, axes, norm, fn):
+    a = as_tensor(a, fn)
+    axes, lengths = _axes_and_lengths(a, s, axes, fn)
+    return _complex_nd(_f.fft, a, axes, lengths, norm, False, fn)
 
 
 def ifftn(a, s=None, axes=None, norm=None):
@@ -252,15 +283,17 @@ def ifftn(a, s=None, axes=None, norm=None):
 
     Args:
       a: a tensor, numpy array or nested list (real or complex).
-      s: the lengths along `axes` (crop or zero-pad), default a's.
+      s: the lengths along `axes` (crop or zero-pad; -1 keeps a's), default a's.
       axes: the axes transformed: default the last len(s) axes, or all.
       norm: "backward" (default: divide by the product of the lengths),
         "ortho" or "forward".
 
     Raises:
-      TypeError: a is not numeric, or axes is one int.
-      ValueError: s and axes of different lengths, an axis out of range, a
-        length below 1 or an unknown norm.
+      TypeError: a is not numeric, axes is one int, s is not a sequence or an
+        entry of s is not an int.
+      ValueError: s and axes of different lengths, more lengths in s than a
+        has axes (without axes), an axis out of range, a length below 1 (other
+        than -1) or an unknown norm.
 
     >>> from rune import nx
     >>> print(nx.fft.ifftn(nx.array([[10, -2], [-4, 0]])).real)
@@ -268,9 +301,13 @@ def ifftn(a, s=None, axes=None, norm=None):
     [[1, 2],
      [3, 4]]
     """
-    a = as_tensor(a, "nx.fft.ifftn")
-    axes, lengths = _axes_and_lengths(a, s, axes, "nx.fft.ifftn")
-    return _complex_nd(_f.ifft, a, axes, lengths, norm, True, "nx.fft.ifftn")
+    return _ifftn(a, s, axes, norm, "nx.fft.ifftn")
+
+
+def _ifftn(a, s, axes, norm, fn):
+    a = as_tensor(a, fn)
+    axes, lengths = _axes_and_lengths(a, s, axes, fn)
+    return _complex_nd(_f.ifft, a, axes, lengths, norm, True, fn)
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None):
@@ -278,12 +315,12 @@ def fft2(a, s=None, axes=(-2, -1), norm=None):
 
     Args:
       a: a tensor, numpy array or nested list with at least two axes.
-      s: the lengths along `axes` (crop or zero-pad), default a's.
+      s: the lengths along `axes` (crop or zero-pad; -1 keeps a's), default a's.
       axes: the two axes transformed (default the last two).
       norm: "backward" (default, None), "ortho" or "forward".
 
     Raises:
-      TypeError: a is not numeric, or axes is one int.
+      TypeError: as for fftn.
       ValueError: as for fftn.
 
     >>> from rune import nx
@@ -292,7 +329,7 @@ def fft2(a, s=None, axes=(-2, -1), norm=None):
     [[4, 0],
      [0, 0]]
     """
-    return fftn(a, s, axes, norm)
+    return _fftn(a, s, axes, norm, "nx.fft.fft2")
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None):
@@ -300,12 +337,12 @@ def ifft2(a, s=None, axes=(-2, -1), norm=None):
 
     Args:
       a: a tensor, numpy array or nested list with at least two axes.
-      s: the lengths along `axes` (crop or zero-pad), default a's.
+      s: the lengths along `axes` (crop or zero-pad; -1 keeps a's), default a's.
       axes: the two axes transformed (default the last two).
       norm: "backward" (default, None), "ortho" or "forward".
 
     Raises:
-      TypeError: a is not numeric, or axes is one int.
+      TypeError: as for ifftn.
       ValueError: as for ifftn.
 
     >>> from rune import nx
@@ -314,7 +351,7 @@ def ifft2(a, s=None, axes=(-2, -1), norm=None):
     [[1, 1],
      [1, 1]]
     """
-    return ifftn(a, s, axes, norm)
+    return _ifftn(a, s, axes, norm, "nx.fft.ifft2")
 
 
 def rfftn(a, s=None, axes=None, norm=None):
@@ -323,12 +360,12 @@ def rfftn(a, s=None, axes=None, norm=None):
 
     Args:
       a: a real tensor, numpy array or nested list.
-      s: the lengths along `axes` (crop or zero-pad), default a's.
+      s: the lengths along `axes` (crop or zero-pad; -1 keeps a's), default a's.
       axes: the axes transformed: default the last len(s) axes, or all.
       norm: "backward" (default, None), "ortho" or "forward".
 
     Raises:
-      TypeError: a is complex or not numeric, or axes is one int.
+      TypeError: a is complex, or as for fftn.
       ValueError: as for fftn, or no axes at all.
 
     >>> from rune import nx
@@ -337,13 +374,17 @@ def rfftn(a, s=None, axes=None, norm=None):
     [[10+0i, -2+0i],
      [-4+0i,  0+0i]]
     """
-    a = _real_input(a, "nx.fft.rfftn")
-    axes, lengths = _axes_and_lengths(a, s, axes, "nx.fft.rfftn")
+    return _rfftn(a, s, axes, norm, "nx.fft.rfftn")
+
+
+def _rfftn(a, s, axes, norm, fn):
+    a = _real_input(a, fn)
+    axes, lengths = _axes_and_lengths(a, s, axes, fn)
     if not axes:
-        raise ValueError("nx.fft.rfftn: no axes to transform (axes=())")
+        raise ValueError(f"{fn}: no axes to transform (axes=())")
     half = _f.rfft(_resized(a, axes[-1], lengths[-1]), axis=axes[-1])
-    out = _complex_nd(_f.fft, half, axes[:-1], lengths[:-1], None, False, "nx.fft.rfftn")
-    return _scaled(out, _norm_factor(norm, math.prod(lengths), False, "nx.fft.rfftn"))
+    out = _complex_nd(_f.fft, half, axes[:-1], lengths[:-1], None, False, fn)
+    return _scaled(out, _norm_factor(norm, math.prod(lengths), False, fn))
 
 
 def irfftn(a, s=None, axes=None, norm=None):
@@ -351,14 +392,14 @@ def irfftn(a, s=None, axes=None, norm=None):
 
     Args:
       a: a tensor, numpy array or nested list (a half spectrum, complex).
-      s: the output's lengths along `axes`; by default a's, except the last,
-        2 * (m - 1) for m entries.
+      s: the output's lengths along `axes` (-1 keeps a's); by default a's,
+        except the last, 2 * (m - 1) for m entries.
       axes: the axes transformed: default the last len(s) axes, or all.
       norm: "backward" (default: divide by the product of the lengths),
         "ortho" or "forward".
 
     Raises:
-      TypeError: a is not numeric, or axes is one int.
+      TypeError: as for fftn.
       ValueError: as for fftn, or no axes at all.
 
     >>> from rune import nx
@@ -367,15 +408,20 @@ def irfftn(a, s=None, axes=None, norm=None):
     [[1, 2],
      [3, 4]]
     """
-    a = as_tensor(a, "nx.fft.irfftn")
-    axes, lengths = _axes_and_lengths(a, s, axes, "nx.fft.irfftn",
+    return _irfftn(a, s, axes, norm, "nx.fft.irfftn")
+
+
+def _irfftn(a, s, axes, norm, fn):
+    a = as_tensor(a, fn)
+    axes, lengths = _axes_and_lengths(a, s, axes, fn,
                                       last_default=lambda m: 2 * (m - 1))
     if not axes:
-        raise ValueError("nx.fft.irfftn: no axes to transform (axes=())")
-    inner = _complex_nd(_f.ifft, a, axes[:-1], lengths[:-1], None, True, "nx.fft.irfftn")
+        raise ValueError(f"{fn}: no axes to transform (axes=())")
+    inner = _complex_nd(_f.ifft, a, axes[:-1], lengths[:-1], None, True, fn,
+                        last_axis_first=False)
     last, n = axes[-1], lengths[-1]
     out = _f.irfft(_resized(inner, last, n // 2 + 1), axis=last, n=n)
-    return _scaled(out, _norm_factor(norm, math.prod(lengths), True, "nx.fft.irfftn"))
+    return _scaled(out, _norm_factor(norm, math.prod(lengths), True, fn))
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None):
@@ -383,7 +429,7 @@ def rfft2(a, s=None, axes=(-2, -1), norm=None):
 
     Args:
       a: a real tensor, numpy array or nested list with at least two axes.
-      s: the lengths along `axes` (crop or zero-pad), default a's.
+      s: the lengths along `axes` (crop or zero-pad; -1 keeps a's), default a's.
       axes: the two axes transformed (default the last two).
       norm: "backward" (default, None), "ortho" or "forward".
 
@@ -395,7 +441,7 @@ def rfft2(a, s=None, axes=(-2, -1), norm=None):
     >>> print(nx.fft.rfft2(nx.ones((2, 4))).shape)
     (2, 3)
     """
-    return rfftn(a, s, axes, norm)
+    return _rfftn(a, s, axes, norm, "nx.fft.rfft2")
 
 
 def irfft2(a, s=None, axes=(-2, -1), norm=None):
@@ -418,7 +464,7 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None):
     [[1, 2, 3, 4],
      [0, 1, 0, 1]]
     """
-    return irfftn(a, s, axes, norm)
+    return _irfftn(a, s, axes, norm, "nx.fft.irfft2")
 
 
 # ------------------------------------------------------ shifts, frequencies
@@ -430,6 +476,8 @@ def _shift(x, axes, fn, inverse):
         axes = tuple(range(x.ndim))
     elif isinstance(axes, (int, np.integer)):
         axes = (axes,)
+    elif not hasattr(axes, "__iter__"):
+        raise TypeError(f"{fn}: axes must be an int or a sequence of ints, got {axes!r}")
     for axis in (normalize_axis(a, x.ndim, fn) for a in axes):
         n = x.shape[axis]
         cut = (n + 1) // 2 if not inverse else n // 2  # a roll by n//2, or back

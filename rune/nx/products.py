@@ -18,6 +18,11 @@ from .tensor import Tensor
 __all__ = ["matmul", "dot", "inner", "outer", "tensordot", "einsum"]
 
 
+def _operands(a, b, fn):
+    """a and b as tensors; a product writes new memory, so numpy arrays need no copy."""
+    return as_tensor(a, fn, result_is_new=True), as_tensor(b, fn, result_is_new=True)
+
+
 def matmul(x1, x2):
     """The matrix product x1 @ x2, with numpy's rules.
 
@@ -39,7 +44,7 @@ def matmul(x1, x2):
     float64 [2] [3, 7]
     """
     if not (isinstance(x1, Tensor) and isinstance(x2, Tensor)):
-        x1, x2 = as_tensor(x1, "nx.matmul"), as_tensor(x2, "nx.matmul")
+        x1, x2 = _operands(x1, x2, "nx.matmul")
     try:
         return _matmul(x1, x2)
     except ValueError:
@@ -69,7 +74,7 @@ def dot(a, b):
     >>> print(nx.dot(nx.array([1., 2., 3.]), nx.array([4., 5., 6.])))
     float64 [] 32
     """
-    a, b = as_tensor(a, "nx.dot"), as_tensor(b, "nx.dot")
+    a, b = _operands(a, b, "nx.dot")
     if a.ndim == 0 or b.ndim == 0:
         return _e.multiply(a, b)
     if a.ndim <= 2 and b.ndim <= 2 or a.ndim == 1 or b.ndim == 1:
@@ -95,7 +100,7 @@ def inner(a, b):
     >>> print(nx.inner(nx.array([[1., 2.], [3., 4.]]), nx.array([1., 10.])))
     float64 [2] [21, 43]
     """
-    a, b = as_tensor(a, "nx.inner"), as_tensor(b, "nx.inner")
+    a, b = _operands(a, b, "nx.inner")
     if a.ndim == 0 or b.ndim == 0:
         return _e.multiply(a, b)
     return _tensordot(a, b, (a.ndim - 1,), (b.ndim - 1,), "nx.inner")
@@ -117,7 +122,7 @@ def outer(a, b):
     [[  1,  10, 100],
      [  2,  20, 200]]
     """
-    a, b = as_tensor(a, "nx.outer"), as_tensor(b, "nx.outer")
+    a, b = _operands(a, b, "nx.outer")
     return _e.multiply(_s.reshape(a, shape=(a.size, 1)), _s.reshape(b, shape=(1, b.size)))
 
 
@@ -157,7 +162,7 @@ def tensordot(a, b, axes=2):
     >>> print(nx.tensordot(a, a, axes=2), nx.tensordot(a, a, axes=([0], [1])).shape)
     float64 [] 30 (2, 2)
     """
-    a, b = as_tensor(a, "nx.tensordot"), as_tensor(b, "nx.tensordot")
+    a, b = _operands(a, b, "nx.tensordot")
     if isinstance(axes, (int, np.integer)):
         if not 0 <= axes <= min(a.ndim, b.ndim):
             raise ValueError(f"nx.tensordot: axes={axes} must be between 0 and the smaller "

@@ -68,7 +68,7 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     >>> print(nx.sum(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=0))
     float64 [2] [4, 6]
     """
-    x = as_tensor(x, "nx.sum")
+    x = as_tensor(x, "nx.sum", result_is_new=True)
     return _r.sum(x, axis=normalize_axes(axis, len(x.shape), "nx.sum"), keepdims=keepdims)
 
 
@@ -91,7 +91,7 @@ def prod(x, axis=None, keepdims=False):
     >>> print(nx.prod(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=1))
     float64 [2] [2, 12]
     """
-    x = as_tensor(x, "nx.prod")
+    x = as_tensor(x, "nx.prod", result_is_new=True)
     return _r.prod(x, axis=normalize_axes(axis, len(x.shape), "nx.prod"), keepdims=keepdims)
 
 
@@ -113,7 +113,7 @@ def mean(x, axis=None, keepdims=False):
     >>> print(nx.mean(nx.array([[1.0, 2.0], [3.0, 5.0]]), axis=-1))
     float64 [2] [1.5, 4]
     """
-    x = as_tensor(x, "nx.mean")
+    x = as_tensor(x, "nx.mean", result_is_new=True)
     axes = normalize_axes(axis, len(x.shape), "nx.mean")
     return _e.divide(_r.sum(x, axis=axes, keepdims=keepdims), float(_count(x.shape, axes)))
 
@@ -142,7 +142,7 @@ def var(x, axis=None, keepdims=False, ddof=0):
 
 
 def _var(x, axis, keepdims, ddof, fn):
-    x = as_tensor(x, fn)
+    x = as_tensor(x, fn, result_is_new=True)
     axes = normalize_axes(axis, len(x.shape), fn)
     centered = _e.subtract(x, mean(x, axis=axes, keepdims=True))
     if centered.dtype.kind == "c":
@@ -207,7 +207,7 @@ def max(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     >>> print(nx.max(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=1))
     float64 [2] [5, 7]
     """
-    x = as_tensor(x, "nx.max")
+    x = as_tensor(x, "nx.max", result_is_new=True)
     axes = normalize_axes(axis, len(x.shape), "nx.max")
     _check_nonempty(x, axes, "nx.max")
     return _r.max(x, axis=axes, keepdims=keepdims)
@@ -229,14 +229,14 @@ def min(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     >>> print(nx.min(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=0))
     float64 [2] [1, 2]
     """
-    x = as_tensor(x, "nx.min")
+    x = as_tensor(x, "nx.min", result_is_new=True)
     axes = normalize_axes(axis, len(x.shape), "nx.min")
     _check_nonempty(x, axes, "nx.min")
     return _r.min(x, axis=axes, keepdims=keepdims)
 
 
 def _arg_extremum(prim, x, axis, keepdims, fn):
-    x = as_tensor(x, fn)
+    x = as_tensor(x, fn, result_is_new=True)
     if axis is not None:
         a = normalize_axis(axis, len(x.shape), fn)
         _check_nonempty(x, (a,), fn)
@@ -354,7 +354,7 @@ def all(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     >>> print(nx.all(nx.array([[True, False], [True, True]]), axis=1))
     bool [2] [False, True]
     """
-    x = as_tensor(x, "nx.all")
+    x = as_tensor(x, "nx.all", result_is_new=True)
     return _r.all(x, axis=normalize_axes(axis, len(x.shape), "nx.all"), keepdims=keepdims)
 
 
@@ -374,7 +374,7 @@ def any(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
     >>> print(nx.any(nx.array([0.0, 0.0, 2.0])))
     bool [] True
     """
-    x = as_tensor(x, "nx.any")
+    x = as_tensor(x, "nx.any", result_is_new=True)
     return _r.any(x, axis=normalize_axes(axis, len(x.shape), "nx.any"), keepdims=keepdims)
 
 
@@ -409,7 +409,7 @@ def logsumexp(x, axis=None, keepdims=False):
     >>> print(nx.logsumexp(nx.array([1000.0, 1000.0])))
     float64 [] 1000.6931471805599
     """
-    x = as_tensor(x, "nx.logsumexp")
+    x = as_tensor(x, "nx.logsumexp", result_is_new=True)
     axes = normalize_axes(axis, len(x.shape), "nx.logsumexp")
     shift = _detached_max(x, axes)
     total = _r.sum(_e.exp(_e.subtract(x, shift)), axis=axes, keepdims=True)
@@ -432,7 +432,7 @@ def softmax(x, axis=-1):
     >>> print(nx.softmax(nx.array([1000.0, 1000.0, 1000.0, 1000.0])))
     float64 [4] [0.25, 0.25, 0.25, 0.25]
     """
-    x = as_tensor(x, "nx.softmax")
+    x = as_tensor(x, "nx.softmax", result_is_new=True)
     axes = normalize_axes(axis, len(x.shape), "nx.softmax")
     e = _e.exp(_e.subtract(x, _detached_max(x, axes)))
     return _e.divide(e, _r.sum(e, axis=axes, keepdims=True))
@@ -453,7 +453,7 @@ def log_softmax(x, axis=-1):
     >>> print(nx.log_softmax(nx.array([0.0, 0.0])))
     float64 [2] [-0.6931471805599453, -0.6931471805599453]
     """
-    x = as_tensor(x, "nx.log_softmax")
+    x = as_tensor(x, "nx.log_softmax", result_is_new=True)
     axes = normalize_axes(axis, len(x.shape), "nx.log_softmax")
     return _e.subtract(x, logsumexp(x, axis=axes, keepdims=True))
 

@@ -18,7 +18,7 @@ from .reductions import normalize_axes, normalize_axis
 from .tensor import Tensor
 
 __all__ = [
-    "reshape", "ravel", "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze",
+    "ndim", "reshape", "ravel", "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze",
     "broadcast_to", "concatenate", "stack", "split", "tile", "repeat", "flip", "pad",
 ]
 
@@ -34,6 +34,26 @@ def _ints(values, what, fn) -> tuple:
 
 def _reshape(x, shape):
     return x if tuple(x.shape) == shape else _s.reshape(x, shape=shape)
+
+
+def ndim(x) -> int:
+    """The number of axes of x, a Python int (`x.ndim` for a tensor).
+
+    A traced tensor's axes are known: under vmap, those of one example.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+
+    Raises:
+      TypeError: x is not numeric.
+
+    >>> from rune import nx
+    >>> print(nx.ndim(nx.ones((2, 3))), nx.ndim([[1.0, 2.0]]), nx.ndim(3.0))
+    2 2 0
+    """
+    if isinstance(x, (Tensor, np.ndarray)):
+        return x.ndim  # no conversion: a numpy array need not be copied to be counted
+    return as_tensor(x, "nx.ndim").ndim
 
 
 def reshape(x, shape):

@@ -91,7 +91,15 @@ def atleast_3d(*arys):
 
 
 def _sequence(tup, fn):
-    if isinstance(tup, (Tensor, np.ndarray)) or not isinstance(tup, (list, tuple)):
+    """The tensors to join: a list or tuple, or, as in numpy, the entries of one
+    tensor (or numpy array) along its first axis."""
+    if isinstance(tup, (Tensor, np.ndarray, np.generic)):
+        tup = as_tensor(tup, fn)
+        if tup.ndim == 0:
+            raise TypeError(f"{fn}: expected a list or tuple of tensors, or a tensor with at "
+                            f"least one axis, got a 0-d tensor")
+        return list(tup)
+    if not isinstance(tup, (list, tuple)):
         raise TypeError(f"{fn}: expected a list or tuple of tensors, got {type(tup).__name__}")
     if not tup:
         raise ValueError(f"{fn}: needs at least one tensor to join")
@@ -112,10 +120,12 @@ def vstack(tup):
     """The tensors stacked as rows: vectors become rows, then all join along axis 0.
 
     Args:
-      tup: a list or tuple of tensors (numpy arrays, numbers).
+      tup: a list or tuple of tensors (numpy arrays, numbers), or one tensor
+        or numpy array: its entries along the first axis.
 
     Raises:
-      TypeError: tup is not a list or tuple, or an entry is not numeric.
+      TypeError: tup is not a list, tuple or tensor with an axis, or an entry
+        is not numeric.
       ValueError: tup is empty, or the shapes do not fit.
 
     >>> from rune import nx
@@ -123,6 +133,10 @@ def vstack(tup):
     float64 [2, 2]
     [[1, 2],
      [3, 4]]
+    >>> print(nx.vstack(nx.array([1.0, 2.0])))  # one tensor: its entries, as rows
+    float64 [2, 1]
+    [[1],
+     [2]]
     """
     return _joined(tup, "nx.vstack", atleast_2d, 0)
 
@@ -131,10 +145,11 @@ def row_stack(tup):
     """numpy's old name for `vstack`.
 
     Args:
-      tup: a list or tuple of tensors.
+      tup: a list or tuple of tensors, or one tensor (its entries).
 
     Raises:
-      TypeError: tup is not a list or tuple, or an entry is not numeric.
+      TypeError: tup is not a list, tuple or tensor with an axis, or an entry
+        is not numeric.
       ValueError: tup is empty, or the shapes do not fit.
 
     >>> from rune import nx
@@ -148,10 +163,12 @@ def hstack(tup):
     """The tensors joined along axis 1 (along axis 0 when they are all vectors or numbers).
 
     Args:
-      tup: a list or tuple of tensors (numpy arrays, numbers).
+      tup: a list or tuple of tensors (numpy arrays, numbers), or one tensor
+        or numpy array: its entries along the first axis.
 
     Raises:
-      TypeError: tup is not a list or tuple, or an entry is not numeric.
+      TypeError: tup is not a list, tuple or tensor with an axis, or an entry
+        is not numeric.
       ValueError: tup is empty, or the shapes do not fit.
 
     >>> from rune import nx
@@ -166,10 +183,12 @@ def dstack(tup):
     """The tensors joined along a third axis (each made at least 3-d by `atleast_3d`).
 
     Args:
-      tup: a list or tuple of tensors (numpy arrays, numbers).
+      tup: a list or tuple of tensors (numpy arrays, numbers), or one tensor
+        or numpy array: its entries along the first axis.
 
     Raises:
-      TypeError: tup is not a list or tuple, or an entry is not numeric.
+      TypeError: tup is not a list, tuple or tensor with an axis, or an entry
+        is not numeric.
       ValueError: tup is empty, or the shapes do not fit.
 
     >>> from rune import nx
@@ -183,10 +202,12 @@ def column_stack(tup):
     """Vectors as the columns of a matrix; tensors with two or more axes join along axis 1.
 
     Args:
-      tup: a list or tuple of tensors (numpy arrays, numbers).
+      tup: a list or tuple of tensors (numpy arrays, numbers), or one tensor
+        or numpy array: its entries along the first axis.
 
     Raises:
-      TypeError: tup is not a list or tuple, or an entry is not numeric.
+      TypeError: tup is not a list, tuple or tensor with an axis, or an entry
+        is not numeric.
       ValueError: tup is empty, or the shapes do not fit.
 
     >>> from rune import nx

@@ -4,7 +4,9 @@ Compositions of the other families, so derivatives come with them:
 quantiles pass the derivative of the two order statistics they lie
 between (weighted as the interpolation weighs them), `cov` and `corrcoef`
 are differentiable in the data and the weights. `histogram`'s counts do not
-move with the data (its weighted sums are linear in the weights);
+move with the data (its weighted sums are linear in the weights), its equal
+bins' edges do (they are linspace(min, max), or of a range of tensors), and
+so does a density through the bins' widths;
 `count_nonzero` is an integer.
 """
 
@@ -37,6 +39,10 @@ _METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
 
 def _float(x):
     return x if x.dtype.kind in "fc" else _e.astype(x, dtype=np.dtype(np.float64))
+
+
+def _python_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def _to_front(a, axis, fn):
@@ -98,8 +104,8 @@ def percentile(a, q, axis=None, method="linear", keepdims=False):
     >>> print(nx.percentile(nx.array([[1.0, 5.0], [3.0, 7.0]]), 50, axis=0))
     float64 [2] [2, 6]
     """
-    q = as_tensor(q, "nx.percentile")
-    return _quantile(a, _e.divide(q, 100), axis, method, keepdims, "nx.percentile", 100)
+    q = q / 100 if _python_number(q) else _e.divide(as_tensor(q, "nx.percentile"), 100)
+    return _quantile(a, q, axis, method, keepdims, "nx.percentile", 100)
 
 
 def median(a, axis=None, keepdims=False):
@@ -123,6 +129,7 @@ def median(a, axis=None, keepdims=False):
 
 def _quantile(a, q, axis, method, keepdims, fn, scale=1):
     a = _float(as_tensor(a, fn))
+    weak = _python_number(q)  # a Python q leaves a's precision (float32 in, float32 out)
     q = _float(as_tensor(q, fn))
     if method not in _METHODS:
         raise ValueError(f"{fn}: unknown method {method!r}; expected one of {_METHODS}")
@@ -133,7 +140,9 @@ def _quantile(a, q, axis, method, keepdims, fn, scale=1):
     n = flat.shape[0]
     if n == 0:
         raise ValueError(f"{fn}: there are no elements to take a quantile of")
-    low, high, weight = _places(method, q, n)
+    low, high, weight = _places(method, q, n)  # the places in q's precision, as numpy
+    if weak and weight is not None:
+        weight = _e.astype(weight, dtype=a.dtype)
     ordered = _order_statistics(flat, low, high)
     below, above = _ix.gather(ordered, low), _ix.gather(ordered, high)
     if weight is None:
@@ -179,7 +188,8 @@ def _places(method, q, n):
     if method == "midpoint":
         position = _e.multiply(q, n - 1)
         low, high = _e.floor(position), _e.ceil(position)
-        return index(low), index(high), where(_e.equal(low, high), 0.0, 0.5)
+        return index(low), index(high), _e.astype(where(_e.equal(low, high), 0.0, 0.5),
+                                                  dtype=q.dtype)
     if method in ("linear", "averaged_inverted_cdf"):
         virtual = _e.multiply(q, n - 1) if method == "linear" else _e.subtract(
             _e.multiply(q, n), 1)
@@ -190,7 +200,7 @@ def _places(method, q, n):
     previous = _e.floor(virtual)
     weight = _e.subtract(virtual, previous)
     if method == "averaged_inverted_cdf":
-        weight = where(_e.equal(weight, 0), 0.5, 1.0)
+        weight = _e.astype(where(_e.equal(weight, 0), 0.5, 1.0), dtype=q.dtype)
     return index(previous), index(_e.add(previous, 1)), weight
 
 
@@ -399,26 +409,34 @@ def histogram(a, bins=10, range=None, density=False, weights=None):  # noqa: A00
     Each bin includes its left edge; the last includes its right edge too;
     elements outside the edges are not counted. The counts do not move with
     a (no derivative); with weights, each bin sums its elements' weights,
-    which is linear (differentiable) in the weights.
+    which is linear (differentiable) in the weights. Equal bins' edges are
+    differentiable: with range=None they are linspace(min(a), max(a)), so
+    they move with a's least and greatest elements (as in JAX), and with
+    range a pair of tensors, with them; a density moves with the edges, as
+    it divides by the bins' widths. The edges are numpy's to the bit.
 
     Args:
       a: a tensor of data (or numpy array, nested lists).
       bins: the number of equal bins (an int), or the increasing edges.
-      range: (low, high) for equal bins, or None for a's min and max (which
-        need a's values: give range under jit and vmap).
+      range: (low, high) numbers or tensors for equal bins, or None for a's
+        min and max (which need a's values: give range under jit and vmap).
       density: divide by the total and the bin widths (a density, integrating to 1).
       weights: a tensor of a's shape, or None (each element counts 1).
 
     Raises:
-      TypeError: a, bins or weights not numeric.
+      TypeError: a, bins, range or weights not numeric.
       ValueError: bins not positive or not increasing, range reversed or not
         finite, or weights of another shape.
-      rune.TracedValueError: bins an int and range None under jit or vmap.
+      rune.TracedValueError: bins an int and range None (or traced tensors)
+        under jit or vmap.
 
+    >>> import rune
     >>> from rune import nx
     >>> counts, edges = nx.histogram(nx.array([1.0, 2.0, 2.0, 4.0]), bins=3)
     >>> print(counts, edges)
     int64 [3] [1, 2, 1] float64 [4] [1, 2, 3, 4]
+    >>> print(rune.grad(lambda a: nx.histogram(a, bins=2)[1][1])(nx.array([1.0, 3.0, 2.5])))
+    float64 [3] [0.5, 0.5, 0]
     """
     fn = "nx.histogram"
     a = as_tensor(a, fn)
@@ -438,10 +456,11 @@ def histogram(a, bins=10, range=None, density=False, weights=None):  # noqa: A00
         weights = _s.reshape(weights, shape=(a.size,))
         counts = where(inside, weights, _e.astype(0, dtype=weights.dtype))
     hist = _ix.scatter_add(counts, where(inside, place, 0), shape=(n,))
-    if density:
+    if density:  # numpy's order and float64 widths, for numpy's numbers
         widths = _e.subtract(_ix.slice_(edges, index=((1, n + 1, 1),)),
                              _ix.slice_(edges, index=((0, n, 1),)))
-        hist = _e.divide(_e.divide(_float(hist), _sum(hist)), widths)
+        widths = _e.astype(widths, dtype=np.result_type(widths.dtype, np.float64))
+        hist = _e.divide(_e.divide(hist, widths), _sum(hist))
     return hist, edges
 
 
@@ -449,24 +468,73 @@ def _edges(a, bins, range_, fn):
     if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
         if bins < 1:
             raise ValueError(f"{fn}: bins must be a positive int, got {bins}")
-        if range_ is None:
-            values = _known(a)
-            if values is None:
-                raise TracedValueError(f"{fn}: the edges of bins={bins} come from a's min and "
-                                       f"max, which are traced; give range=(low, high)")
-            range_ = (values.min(), values.max()) if values.size else (0.0, 1.0)
-        low, high = (float(r) for r in range_)
-        if not (np.isfinite(low) and np.isfinite(high)):
-            raise ValueError(f"{fn}: the range of the bins, [{low}, {high}], is not finite "
-                             f"(NaN or infinite data: give range=)")
-        if low > high:
-            raise ValueError(f"{fn}: range must be (low, high) with low <= high, got {range_}")
-        if low == high:
-            low, high = low - 0.5, high + 0.5
-        dtype = np.result_type(a.dtype, np.float64) if a.dtype.kind != "f" else a.dtype
-        return Tensor(np.linspace(low, high, int(bins) + 1, dtype=dtype))
+        return _equal_bins(a, int(bins), range_, fn)
     edges = as_tensor(bins, fn)
     known = _known(edges)
     if edges.ndim != 1 or (known is not None and np.any(np.diff(known) < 0)):
         raise ValueError(f"{fn}: bins must be an int or a 1-d tensor of increasing edges")
     return edges
+
+
+def _equal_bins(a, bins, range_, fn):
+    """numpy's edges of equal bins, to the bit: linspace from the first to the last
+    edge, computed in their precision; and differentiable in them, so edges from
+    a's min and max (range=None), or from tensors in range, move with them."""
+    first, last, first_value, last_value = _outer_edges(a, range_, fn)
+    if first_value == last_value:  # numpy widens an empty range
+        first_value, last_value = first_value - 0.5, last_value + 0.5
+        widen = True
+    else:
+        widen = False
+    precision = np.result_type(first_value, last_value)  # linspace's, as numpy picks it
+    if precision.kind not in "fc":
+        precision = np.dtype(np.float64)
+    first, last = (x if isinstance(x, Tensor) and x.dtype == precision
+                   else _e.astype(as_tensor(x, fn), dtype=precision) for x in (first, last))
+    if widen:
+        first, last = _e.subtract(first, 0.5), _e.add(last, 0.5)
+    step = _e.divide(_e.subtract(last, first), bins)
+    inner = _e.add(_e.multiply(Tensor(np.arange(bins, dtype=precision)), step), first)
+    edges = concatenate([inner, _s.reshape(last, shape=(1,))])
+    out = np.result_type(first_value, last_value, a.dtype)
+    out = np.result_type(out, 1.0) if out.kind not in "fc" else out
+    return edges if edges.dtype == out else _e.astype(edges, dtype=out)
+
+
+def _outer_edges(a, range_, fn):
+    """The first and last edges (numbers or tensors) and their values (numpy's
+    _get_outer_edges): range, or a's min and max, or (0, 1) for no data."""
+    if range_ is None:
+        values = _known(a)
+        if values is None:
+            raise TracedValueError(f"{fn}: the edges of equal bins come from a's min and max, "
+                                   f"which are traced; give range=(low, high)")
+        if values.size == 0:
+            return 0, 1, 0, 1
+        first, last, first_value, last_value = _min(a), _max(a), values.min(), values.max()
+    else:
+        first, last = range_
+        first_value, last_value = (_range_value(x, fn) for x in range_)
+    if not (np.isfinite(first_value) and np.isfinite(last_value)):
+        raise ValueError(f"{fn}: the range of the bins, [{first_value}, {last_value}], is not "
+                         f"finite (NaN or infinite data: give range=)")
+    if first_value > last_value:
+        raise ValueError(f"{fn}: range must be (low, high) with low <= high, got "
+                         f"({first_value}, {last_value})")
+    return first, last, first_value, last_value
+
+
+def _range_value(x, fn):
+    """An entry of range as numpy sees it: Python numbers stay weak (float64 edges
+    for float32 data), numpy scalars, arrays and tensors keep their dtype."""
+    if isinstance(x, (int, float, np.number)) and not isinstance(x, (bool, np.bool_)):
+        return x
+    x = as_tensor(x, fn)
+    if x.ndim != 0 or x.dtype.kind not in "iuf":
+        raise TypeError(f"{fn}: range must be (low, high) real numbers, got an entry of shape "
+                        f"{x.shape} and dtype {x.dtype}")
+    value = _known(x)
+    if value is None:
+        raise TracedValueError(f"{fn}: range holds a traced tensor, whose value the bins' "
+                               f"checks read; give numbers, or call outside jit and vmap")
+    return value[()]

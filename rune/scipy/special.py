@@ -227,8 +227,9 @@ def beta(a, b):
     float64 [2] [0.3333333333333331, 0.08333333333333337]
     """
     a, b = _real(a, "rune.scipy.special.beta"), _real(b, "rune.scipy.special.beta")
-    sign = _gamma_sign(a) * _gamma_sign(b) * _gamma_sign(a + b)
-    return sign * _e.exp(betaln(a, b))
+    magnitude = _e.exp(betaln(a, b))
+    sign = _gamma_sign(a) * _gamma_sign(b) * _gamma_sign(a + b)  # float64 from -1.0, 1.0
+    return _e.astype(sign, dtype=magnitude.dtype) * magnitude
 
 
 def expit(x):
