@@ -125,6 +125,20 @@ def test_without_numexpr_asking_for_fusion_says_so_in_one_line(monkeypatch):
     assert_close(g(x), chain(x), rtol=1e-14)
 
 
+
+# ----------------------------------------------- what issue 25 found, one each
+
+
+def test_a_reciprocal_of_a_product_keeps_its_parentheses():
+    # reciprocal(a * a) was written `1 / a * a`, which is (1 / a) * a.
+    x = nx.array([0.7, -1.1, 1.3])
+    h = lambda x: nx.sum(nx.reciprocal(nx.multiply(x, x)))  # noqa: E731
+    assert_close(rune.jit(rune.grad(h), fuse=True)(x), -2.0 / x.numpy() ** 3, rtol=1e-14)
+    g = lambda x: nx.exp(nx.reciprocal(nx.sin(x) * 3.0))  # noqa: E731
+    assert_close(rune.jit(g, fuse=True)(x), np.exp(1.0 / (np.sin(x.numpy()) * 3.0)),
+                 rtol=1e-14)
+
+
 # ------------------------------------------------- buffers of the numpy replay
 
 

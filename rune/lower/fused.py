@@ -39,24 +39,48 @@ try:
 except ImportError:  # the `fast` extra is not installed: rune.jit replays numpy
     NumExpr = None
 
-# Primitive name -> (numexpr expression of its arguments {0}, {1}..., its
-# precedence: an argument of lower precedence is written in parentheses).
-_SUM, _PRODUCT, _SIGN, _POWER, _CALL = 1, 2, 3, 4, 5
+# How tightly each form of expression binds, loosest first (Python's rules,
+# which numexpr parses by): an argument that binds less tightly than its
+# place in an expression asks for is written in parentheses.
+_SUM, _PRODUCT, _SIGN, _POWER, _ATOM = 1, 2, 3, 4, 5
+
+
+def _infix(operator, precedence, right_to_left=False):
+    """(template, precedence, what each argument needs) of `x operator y`.
+    +, -, * and / group left to right, so at equal precedence their right
+    operand needs parentheses (a - (b - c)); ** groups right to left."""
+    needs = (precedence + 1, precedence) if right_to_left else (precedence, precedence + 1)
+    return "{0} %s {1}" % operator, precedence, needs
+
+
+def _call(function, arity=1):
+    """(template, precedence, what each argument needs) of `function(x, ...)`:
+    an argument of a call is never parenthesised again."""
+    arguments = ", ".join("{%d}" % i for i in range(arity))
+    return f"{function}({arguments})", _ATOM, (0,) * arity
+
+
+# Primitive name -> (numexpr expression of its arguments {0}, {1}... and of
+# its parameters {n}..., its precedence, the precedence each argument needs).
 EXPRESSIONS = {
-    "add": ("{0} + {1}", _SUM), "subtract": ("{0} - {1}", _SUM),
-    "multiply": ("{0} * {1}", _PRODUCT), "divide": ("{0} / {1}", _PRODUCT),
-    "reciprocal": ("1 / {0}", _PRODUCT), "negative": ("-{0}", _SIGN),
-    "square": ("{0}**2", _POWER), "power": ("{0}**{1}", _POWER),
-    "integer_pow": ("{0}**{n}", _POWER),
-    **{name: (name + "({0})", _CALL) for name in (
+    "add": _infix("+", _SUM), "subtract": _infix("-", _SUM),
+    "multiply": _infix("*", _PRODUCT), "divide": _infix("/", _PRODUCT),
+    # 1 / x: x is a right operand of /.
+    "reciprocal": ("1 / {0}", _PRODUCT, (_PRODUCT + 1,)),
+    # -x**2 is -(x**2), --x is x: a sign takes a power or another sign as it is.
+    "negative": ("-{0}", _SIGN, (_SIGN,)),
+    "square": ("{0}**2", _POWER, (_POWER + 1,)),
+    "power": ("{0}**{1}", *_infix("**", _POWER, right_to_left=True)[1:]),
+    "integer_pow": ("{0}**{n}", _POWER, (_POWER + 1,)),
+    **{name: _call(name) for name in (
         "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
         "arcsinh", "arccosh", "arctanh", "exp", "expm1", "log", "log1p", "log10", "sqrt")},
 }
 # Reductions over all axes, the last step of a kernel: name -> numexpr's function.
-REDUCTIONS = {"sum": "sum({0})", "prod": "prod({0})"}
+REDUCTIONS = {"sum": _call("sum"), "prod": _call("prod")}
 # Of one kind only: numexpr's abs of a complex is complex, its conj of a real too.
-REAL_EXPRESSIONS = {"absolute": ("abs({0})", _CALL), "arctan2": ("arctan2({0}, {1})", _CALL)}
-COMPLEX_EXPRESSIONS = {"conj": ("conj({0})", _CALL)}
+REAL_EXPRESSIONS = {"absolute": _call("abs"), "arctan2": _call("arctan2", 2)}
+COMPLEX_EXPRESSIONS = {"conj": _call("conj")}
 
 FUSED_DTYPES = (np.dtype(np.float64), np.dtype(np.complex128))
 _NUMEXPR_TYPES = {np.dtype(np.float64): "d", np.dtype(np.complex128): "c"}
@@ -219,7 +243,8 @@ def _recomputable(x, users, size) -> bool:
     """Whether x, used several times, is better recomputed inside each user's
     kernel than stored: on small arrays, where a kernel's cost is its call
     and not its work, if x's expression is at most RECOMPUTE_BUDGET
-    operations. On large arrays each copy is a pass over memory: x stays an array."""
+    operations. On large arrays each copy is a pass over memory: x stays an
+    array."""
     return (size[id(x)] <= RECOMPUTE_BUDGET and math.prod(x.shape) < LARGE
             and all(u is not None and math.prod(u[3].shape) < LARGE for u in users))
 
@@ -278,11 +303,21 @@ def _reduces_all_axes(x, params, out) -> bool:
 
 
 def _template(name, dtype):
-    """(numexpr template, precedence) of the primitive called name, or None."""
+    """(numexpr template, its precedence, its arguments' precedences) of the
+    primitive called name on values of dtype, or None."""
     if name in REDUCTIONS:
-        return REDUCTIONS[name], _CALL
+        return REDUCTIONS[name]
     kind_only = REAL_EXPRESSIONS if dtype.kind == "f" else COMPLEX_EXPRESSIONS
     return EXPRESSIONS.get(name) or kind_only.get(name)
+
+
+def write(name, dtype, params, arguments):
+    """(text, precedence) of the primitive called name applied to arguments,
+    each (text, precedence): the kernel printer, one operation at a time."""
+    template, precedence, needs = _template(name, dtype)
+    texts = [text if written >= need else "(" + text + ")"
+             for (text, written), need in zip(arguments, needs, strict=True)]
+    return template.format(*texts, **{k: _constant_text(v) for k, v in params.items()}), precedence
 
 
 def _constant_text(x):
@@ -301,28 +336,24 @@ def _group(root, made_by, inlined):
     inputs = []  # distinct Vars the kernel reads, in order of first use
     members = []
 
-    def text(x, precedence) -> str:
+    def argument(x):
+        """(text, precedence) of an argument: an inlined expression, a
+        constant, or the kernel's input {i}."""
         if id(x) in inlined:
-            inner, inner_precedence = expression(made_by[id(x)])
-            return inner if inner_precedence >= precedence else "(" + inner + ")"
+            return expression(made_by[id(x)])
         constant = _constant_text(x)
         if constant is not None:
-            return constant
+            return constant, _ATOM
         for i, v in enumerate(inputs):
             if v is x:
-                return "{%d}" % i
+                return "{%d}" % i, _ATOM
         inputs.append(x)
-        return "{%d}" % (len(inputs) - 1)
+        return "{%d}" % (len(inputs) - 1), _ATOM
 
     def expression(eq):
         prim, args, params, out = eq
         members.append(id(out))
-        template, precedence = _template(prim.name, out.dtype)
-        # Operators group left to right (** right to left): the argument on
-        # the other side needs parentheses at equal precedence too.
-        tighter = [precedence + (i != (precedence == _POWER)) if precedence < _CALL else 0
-                   for i in range(len(args))]
-        return template.format(*map(text, args, tighter), **params), precedence
+        return write(prim.name, out.dtype, params, [argument(a) for a in args])
 
     out = root[3]
     template = expression(root)[0]
