@@ -139,6 +139,27 @@ def test_a_reciprocal_of_a_product_keeps_its_parentheses():
                  rtol=1e-14)
 
 
+@pytest.mark.parametrize("control", ["scan", "cond", "while_loop"])
+def test_a_cheap_shared_value_that_also_feeds_control_flow(control):
+    # _recomputable read the shape of each user's result: a scan, cond or
+    # while_loop has a tuple of results.
+    def f(x):
+        s = nx.sin(x) * 2.0  # cheap, and used by the control flow and twice more
+        if control == "scan":
+            flowed = rune.scan(lambda c, _: (c * 0.9 + s, nx.cos(c)), x, length=2)[1]
+        elif control == "cond":
+            flowed = rune.cond(nx.sum(x) > 0, lambda v: (nx.sin(v), v), lambda v: (v, v), s)[0]
+        else:
+            flowed = rune.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] * 0.5 + s),
+                                     (0, s))[1]
+        return nx.sum(nx.cos(s) * s + s + flowed)
+    x = nx.array([0.1, -0.4])
+    same_outputs(f, x)
+    # (reverse mode of a while_loop needs a static trip count: its jvp instead)
+    derivative = (rune.grad(f) if control != "while_loop"
+                  else lambda x: rune.jvp(f, (x,), (nx.ones_like(x),))[1])
+    same_outputs(derivative, x)
+
 # ------------------------------------------------- buffers of the numpy replay
 
 

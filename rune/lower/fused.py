@@ -32,7 +32,7 @@ import warnings
 
 import numpy as np
 
-from ..graph import Graph, Var
+from ..graph import Graph, Var, results
 
 try:
     from numexpr.necompiler import NumExpr
@@ -244,9 +244,10 @@ def _recomputable(x, users, size) -> bool:
     kernel than stored: on small arrays, where a kernel's cost is its call
     and not its work, if x's expression is at most RECOMPUTE_BUDGET
     operations. On large arrays each copy is a pass over memory: x stays an
-    array."""
+    array. A user may make several results (scan, cond, while_loop): each counts."""
     return (size[id(x)] <= RECOMPUTE_BUDGET and math.prod(x.shape) < LARGE
-            and all(u is not None and math.prod(u[3].shape) < LARGE for u in users))
+            and all(u is not None and all(math.prod(r.shape) < LARGE for r in results(u[3]))
+                    for u in users))
 
 
 def _users(graph) -> dict:
