@@ -172,15 +172,18 @@ def test_a_cheap_shared_value_that_also_feeds_control_flow(control):
 
 
 @pytest.mark.parametrize("name", ["arcsin", "arccos", "arctan", "arcsinh", "arctanh", "arccosh",
-                                  "sqrt"])
+                                  "sqrt", "tan", "tanh", "log", "log10"])
 def test_complex_functions_numexpr_gets_wrong_stay_numpy(name):
     # numexpr's complex arcsin, arccos and arcsinh lose digits for large
     # |z| (relative error up to 4e-11 at |z| ~ 1e3, 2e-7 at 1e5, inf at 1e6),
-    # arcsin, arcsinh, arctan and arctanh for small |z| (2e-11 at 2e-6); its
-    # sqrt and arccosh ignore the sign of a zero imaginary part on their
-    # branch cut: sqrt(-0.5 - 0j) = +0.707j, numpy's -0.707j.
+    # arcsin, arcsinh, arctan and arctanh for small |z| (2e-11 at 2e-6), tan
+    # and tanh near their poles (1e-2 at 1e-6 from pi/2, i pi/2), log and
+    # log10 near 1 (2e-9 at 1e-6 from it); its sqrt and arccosh ignore the
+    # sign of a zero imaginary part on their branch cut: sqrt(-0.5 - 0j) =
+    # +0.707j, numpy's -0.707j.
     z = nx.array([1e-6 + 2e-6j, -3e-5 + 1e-5j, -35 + 1319.2j, 2e4 - 3e4j, -2e5 + 1e5j,
-                  complex(-0.5, -0.0), complex(0.5, -0.0)])
+                  complex(-0.5, -0.0), complex(0.5, -0.0), complex(np.pi / 4 + 5e-7, 5e-7),
+                  complex(5e-7, np.pi / 4 + 5e-7), complex(0.5 + 5e-7, 5e-7)])
     f = lambda z: getattr(nx, name)(z + z) * z  # noqa: E731
     np.testing.assert_allclose(rune.jit(f, fuse=True)(z).numpy(), f(z).numpy(), rtol=1e-14, atol=0)
 
