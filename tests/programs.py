@@ -228,7 +228,8 @@ def linalg_node(draw, child, shape):
 def programs(draw, kind="real", max_depth=4, shapes=None, elementwise=False, linalg=False,
              control=False):
     if control and kind != "real":
-        raise ValueError(f"programs: control flow is drawn in real programs only, got kind={kind!r}")
+        raise ValueError(f"programs: control flow is drawn in real programs only, "
+                         f"got kind={kind!r}")
     shapes = draw(input_shapes()) if shapes is None else shapes
     node, shape = draw(expression(shapes, kind, draw(st.integers(1, max_depth)), elementwise,
                                   linalg, control))
@@ -323,6 +324,14 @@ class Program:
         """Whether reverse mode runs under rune.jit: not through a while_loop,
         whose trip count is then unknown."""
         return "while_loop_of(" not in show(self.node)
+
+    def derivative(self, xs):
+        """A function of xs: the gradient of the loss, or (not `reversible`)
+        the jvp along random directions."""
+        if self.reversible:
+            return rune.grad(self.loss, argnums=tuple(range(len(xs))))
+        vs = tuple(self.directions(x.shape, x.dtype) for x in xs)
+        return lambda *xs: rune.jvp(self, xs, vs)[1]
 
     def loss(self, *xs):
         """A scalar of the program: the sum of its output."""

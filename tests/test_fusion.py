@@ -41,21 +41,12 @@ def check_fused_equals_unfused(f, xs, rtol):
         assert_close(g, w, rtol=rtol, scale=scale_of(w))
 
 
-def derivative(p, xs):
-    """The gradient of p's loss, or (through a while_loop, which reverse mode
-    under jit refuses) its jvp along a random direction."""
-    if p.reversible:
-        return rune.grad(p.loss, argnums=tuple(range(len(xs))))
-    vs = tuple(p.directions(x.shape, x.dtype) for x in xs)
-    return lambda *xs: rune.jvp(p, xs, vs)
-
-
 @given(programs(control=True))
 def test_fused_equals_unfused(p):
     # With control flow fed by cheap shared values, and 1 / (a product).
     xs = p.inputs()
     check_fused_equals_unfused(p, xs, 1e-12)
-    check_fused_equals_unfused(derivative(p, xs), xs, 1e-12)
+    check_fused_equals_unfused(p.derivative(xs), xs, 1e-12)
 
 
 @given(programs("complex", max_depth=3))

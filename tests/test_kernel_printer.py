@@ -10,7 +10,8 @@ written as one kernel, must then equal those one-operation kernels composed
 (to a rounding): the printer's parentheses keep the tree's structure.
 
 The operators come from the printer's tables: an operator the printer
-learns and this file does not know fails `test_the_property_knows_every_operator_the_printer_writes`.
+learns and this file does not know fails
+`test_the_property_knows_every_operator_the_printer_writes`.
 """
 
 import re
