@@ -404,7 +404,9 @@ def jit(f, static_argnums=(), fuse=None, backend="numpy", jax_arrays=None):
         kernel each (`make_graph(f, fuse=True)` shows them). None (the
         default) fuses when numexpr is installed (`pip install
         "rune-autodiff[fast]"`); True without numexpr warns in one line and
-        replays numpy; False never fuses.
+        replays numpy; False never fuses. Fused or not, the results are the
+        same within rounding (docs/jit-and-graphs.md, Fusion, says which
+        tests hold them to it).
       backend: "numpy" (the default: the graph replayed as numpy code) or
         "jax": the graph lowered to jax.numpy/jax.lax by rune/lower/jax.py
         and compiled by `jax.jit`, run in JAX's 64-bit mode (needs the

@@ -6,7 +6,10 @@ tanh, log of 1 + x^2, division by 2 + sin y), binary operations with
 broadcasting, maximum (kept away from ties where central differences are
 taken), reductions over random axes, transposes, reshapes, flips, slices and
 concatenations, and a custom_jvp, a checkpoint and a jitted function inside.
-Complex programs use holomorphic operations only. `programs()` is the
+With `control=True`, also the results of a scan, a cond and a while_loop,
+used further on, fed by a cheap value that other operations use too (what
+the fused path of rune.jit once crashed on). Complex programs use
+holomorphic operations only. `programs()` is the
 hypothesis strategy; a `Program` is called like the function it stands for,
 and prints as a formula (`show`) when a property fails.
 """
@@ -48,6 +51,10 @@ REAL_UNARY = {
     "square": nx.square,
     "cube_damped": lambda x: x ** 3 / (1.0 + x * x),  # grows like x, not x^3
     "sqrt_shifted": lambda x: nx.sqrt(1.0 + x * x),
+    # 1 / (a product): once printed `1 / a * b` by the fused path.
+    "reciprocal_damped": lambda x: nx.reciprocal((1.0 + x * x) * 0.5),
+    # One cheap value used three times: fused kernels each recompute it.
+    "shared": lambda x: (lambda s: s * nx.cos(s) + s * s)(nx.sin(x) * 0.5),
     "negative": nx.negative,
     "half": lambda x: 0.5 * x,
     "custom_tanh": custom_tanh,
@@ -79,6 +86,32 @@ COMPLEX_UNARY = {
 }
 COMPLEX_BINARY = {"add": nx.add, "subtract": nx.subtract, "multiply": nx.multiply}
 OPS = {"real": (REAL_UNARY, REAL_BINARY), "complex": (COMPLEX_UNARY, COMPLEX_BINARY)}
+
+
+def _scanned(s):
+    """The last carry of a scan from s, whose body also reads s."""
+    return rune.scan(lambda c, _: (c * 0.8 + 0.3 * nx.sin(c) * s, None), s, length=3)[0]
+
+
+def _branched(s):
+    """sin(s) * s or cos(s) + s, on the sign of s's sum."""
+    return rune.cond(nx.sum(s) > 0, lambda v: nx.sin(v) * v, lambda v: nx.cos(v) + v, s)
+
+
+def _looped(s):
+    """Three halvings of a carry, each adding sin(s) / 4."""
+    return rune.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] * 0.5 + nx.sin(s) * 0.25),
+                           (0, s))[1]
+
+
+# A control flow's result used further on, fed by s = sin(x) / 2, which two
+# more operations use: s is cheap and shared, so a fused kernel recomputes it.
+CONTROL = {"scan": _scanned, "cond": _branched, "while_loop": _looped}
+
+
+def controlled(name, x):
+    s = nx.sin(x) * 0.5
+    return CONTROL[name](s) + nx.cos(s) * s
 REDUCTIONS = ("sum", "mean", "prod", "logsumexp", "var")
 
 
@@ -107,25 +140,30 @@ def input_shapes(draw):
 
 
 @st.composite
-def expression(draw, shapes, kind, depth, elementwise=False, linalg=False):
+def expression(draw, shapes, kind, depth, elementwise=False, linalg=False, control=False):
     """(node, shape): a random program over inputs of `shapes` (only
     elementwise operations if `elementwise`: the shape is the broadcast one;
     with `linalg`, also products with constant matrices, quadratic forms and
-    the stacked outputs of a scan)."""
+    the stacked outputs of a scan; with `control`, the results of a scan, a
+    cond and a while_loop, real programs only)."""
     unary, binary = OPS[kind]
     if depth == 0 or draw(st.integers(0, 4)) == 0:
         i = draw(st.integers(0, len(shapes) - 1))
         return ("x", i), shapes[i]
     kinds = ["unary", "unary", "binary", "binary"] + ([] if elementwise else ["reduce", "shape"])
     kinds += ["linalg", "linalg"] if linalg else []
+    kinds += ["control", "control"] if control else []
     what = draw(st.sampled_from(kinds))
-    child, shape = draw(expression(shapes, kind, depth - 1, elementwise, linalg))
+    child, shape = draw(expression(shapes, kind, depth - 1, elementwise, linalg, control))
     if what == "linalg":
         return draw(linalg_node(child, shape))
+    if what == "control":
+        return ("control", draw(st.sampled_from(sorted(CONTROL))), child), shape
     if what == "unary":
         return ("unary", draw(st.sampled_from(sorted(unary))), child), shape
     if what == "binary":
-        other, other_shape = draw(expression(shapes, kind, depth - 1, elementwise, linalg))
+        other, other_shape = draw(expression(shapes, kind, depth - 1, elementwise, linalg,
+                                             control))
         if not broadcasts(shape, other_shape):
             # A transposed or reduced operand may not broadcast: sum it to a scalar.
             other, other_shape = ("sum", None, False, other), ()
@@ -187,10 +225,14 @@ def linalg_node(draw, child, shape):
 
 
 @st.composite
-def programs(draw, kind="real", max_depth=4, shapes=None, elementwise=False, linalg=False):
+def programs(draw, kind="real", max_depth=4, shapes=None, elementwise=False, linalg=False,
+             control=False):
+    if control and kind != "real":
+        raise ValueError(f"programs: control flow is drawn in real programs only, "
+                         f"got kind={kind!r}")
     shapes = draw(input_shapes()) if shapes is None else shapes
     node, shape = draw(expression(shapes, kind, draw(st.integers(1, max_depth)), elementwise,
-                                  linalg))
+                                  linalg, control))
     seed = draw(st.integers(0, 2**32 - 1))
     note(f"program: {show(node)}  inputs: {shapes}  output shape: {shape}  seed: {seed}")
     return Program(node, shapes, shape, kind, np.random.default_rng(seed))
@@ -210,6 +252,8 @@ def show(node):
     if tag in LINALG:
         param = node[1] if tag == "scan" else f"C{list(node[1].shape)}"
         return f"{tag}({show(node[2])}, {param})"
+    if tag == "control":
+        return f"{node[1]}_of({show(node[2])})"
     return f"{tag}({show(node[2])}, {node[1]})"
 
 
@@ -261,6 +305,8 @@ class Program:
             return node[1] @ x
         if tag == "scan":
             return _scan_ys(x, node[1])
+        if tag == "control":
+            return controlled(node[1], x)
         if tag == "transpose":
             return nx.transpose(x, node[1])
         if tag == "flip":
@@ -272,6 +318,20 @@ class Program:
         if tag == "self_concatenate":
             return nx.concatenate([x, 2.0 * x], axis=node[1])
         return nx.reshape(x, node[1])
+
+    @property
+    def reversible(self):
+        """Whether reverse mode runs under rune.jit: not through a while_loop,
+        whose trip count is then unknown."""
+        return "while_loop_of(" not in show(self.node)
+
+    def derivative(self, xs):
+        """A function of xs: the gradient of the loss, or (not `reversible`)
+        the jvp along random directions."""
+        if self.reversible:
+            return rune.grad(self.loss, argnums=tuple(range(len(xs))))
+        vs = tuple(self.directions(x.shape, x.dtype) for x in xs)
+        return lambda *xs: rune.jvp(self, xs, vs)[1]
 
     def loss(self, *xs):
         """A scalar of the program: the sum of its output."""

@@ -32,31 +32,64 @@ import warnings
 
 import numpy as np
 
-from ..graph import Graph, Var
+from ..graph import Graph, Var, results
 
 try:
     from numexpr.necompiler import NumExpr
 except ImportError:  # the `fast` extra is not installed: rune.jit replays numpy
     NumExpr = None
 
-# Primitive name -> (numexpr expression of its arguments {0}, {1}..., its
-# precedence: an argument of lower precedence is written in parentheses).
-_SUM, _PRODUCT, _SIGN, _POWER, _CALL = 1, 2, 3, 4, 5
+# How tightly each form of expression binds, loosest first (Python's rules,
+# which numexpr parses by): an argument that binds less tightly than its
+# place in an expression asks for is written in parentheses.
+_SUM, _PRODUCT, _SIGN, _POWER, _ATOM = 1, 2, 3, 4, 5
+
+
+def _infix(operator, precedence, right_to_left=False):
+    """(template, precedence, what each argument needs) of `x operator y`.
+    +, -, * and / group left to right, so at equal precedence their right
+    operand needs parentheses (a - (b - c)); ** groups right to left."""
+    needs = (precedence + 1, precedence) if right_to_left else (precedence, precedence + 1)
+    return "{0} %s {1}" % operator, precedence, needs
+
+
+def _call(function, arity=1):
+    """(template, precedence, what each argument needs) of `function(x, ...)`:
+    an argument of a call is never parenthesised again."""
+    arguments = ", ".join("{%d}" % i for i in range(arity))
+    return f"{function}({arguments})", _ATOM, (0,) * arity
+
+
+# Primitive name -> (numexpr expression of its arguments {0}, {1}... and of
+# its parameters {n}..., its precedence, the precedence each argument needs).
 EXPRESSIONS = {
-    "add": ("{0} + {1}", _SUM), "subtract": ("{0} - {1}", _SUM),
-    "multiply": ("{0} * {1}", _PRODUCT), "divide": ("{0} / {1}", _PRODUCT),
-    "reciprocal": ("1 / {0}", _PRODUCT), "negative": ("-{0}", _SIGN),
-    "square": ("{0}**2", _POWER), "power": ("{0}**{1}", _POWER),
-    "integer_pow": ("{0}**{n}", _POWER),
-    **{name: (name + "({0})", _CALL) for name in (
-        "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
-        "arcsinh", "arccosh", "arctanh", "exp", "expm1", "log", "log1p", "log10", "sqrt")},
+    "add": _infix("+", _SUM), "subtract": _infix("-", _SUM),
+    "multiply": _infix("*", _PRODUCT), "divide": _infix("/", _PRODUCT),
+    # 1 / x: x is a right operand of /.
+    "reciprocal": ("1 / {0}", _PRODUCT, (_PRODUCT + 1,)),
+    # -x**2 is -(x**2), --x is x: a sign takes a power or another sign as it is.
+    "negative": ("-{0}", _SIGN, (_SIGN,)),
+    "square": ("{0}**2", _POWER, (_POWER + 1,)),
+    "power": ("{0}**{1}", *_infix("**", _POWER, right_to_left=True)[1:]),
+    "integer_pow": ("{0}**{n}", _POWER, (_POWER + 1,)),
+    **{name: _call(name) for name in ("sin", "cos", "sinh", "cosh", "exp", "expm1", "log1p")},
 }
 # Reductions over all axes, the last step of a kernel: name -> numexpr's function.
-REDUCTIONS = {"sum": "sum({0})", "prod": "prod({0})"}
-# Of one kind only: numexpr's abs of a complex is complex, its conj of a real too.
-REAL_EXPRESSIONS = {"absolute": ("abs({0})", _CALL), "arctan2": ("arctan2({0}, {1})", _CALL)}
-COMPLEX_EXPRESSIONS = {"conj": ("conj({0})", _CALL)}
+REDUCTIONS = {"sum": _call("sum"), "prod": _call("prod")}
+# Of one kind only: numexpr's abs of a complex is complex, its conj of a real
+# too. Its other complex functions are not numpy's: arcsin, arccos, arcsinh
+# lose digits for large |z| (relative error 4e-11 at |z| ~ 1e3, 2e-7 at 1e5,
+# inf at 1e6, where numpy's is finite), arcsin, arcsinh, arctan, arctanh for
+# small |z| (2e-11 at 2e-6), tan and tanh near their poles (1e-2 at 1e-6 from
+# pi/2, i pi/2), log and log10 near 1 (2e-9 at 1e-6 from it); sqrt and arccosh
+# ignore the sign of a zero imaginary part on their branch cut (sqrt(-0.5 - 0j)
+# is +0.707j, numpy's -0.707j). Their real versions agree with numpy's to a
+# rounding (measured near every zero, pole and edge of their domains).
+REAL_EXPRESSIONS = {"absolute": _call("abs"), "arctan2": _call("arctan2", 2),
+                    **{name: _call(name) for name in (
+                        "tan", "tanh", "log", "log10", "sqrt", "arcsin", "arccos", "arctan",
+                        "arcsinh", "arccosh", "arctanh")}}
+COMPLEX_EXPRESSIONS = {"conj": _call("conj")}
 
 FUSED_DTYPES = (np.dtype(np.float64), np.dtype(np.complex128))
 _NUMEXPR_TYPES = {np.dtype(np.float64): "d", np.dtype(np.complex128): "c"}
@@ -219,9 +252,11 @@ def _recomputable(x, users, size) -> bool:
     """Whether x, used several times, is better recomputed inside each user's
     kernel than stored: on small arrays, where a kernel's cost is its call
     and not its work, if x's expression is at most RECOMPUTE_BUDGET
-    operations. On large arrays each copy is a pass over memory: x stays an array."""
+    operations. On large arrays each copy is a pass over memory: x stays an
+    array. A user may make several results (scan, cond, while_loop): each counts."""
     return (size[id(x)] <= RECOMPUTE_BUDGET and math.prod(x.shape) < LARGE
-            and all(u is not None and math.prod(u[3].shape) < LARGE for u in users))
+            and all(u is not None and all(math.prod(r.shape) < LARGE for r in results(u[3]))
+                    for u in users))
 
 
 def _users(graph) -> dict:
@@ -278,11 +313,21 @@ def _reduces_all_axes(x, params, out) -> bool:
 
 
 def _template(name, dtype):
-    """(numexpr template, precedence) of the primitive called name, or None."""
+    """(numexpr template, its precedence, its arguments' precedences) of the
+    primitive called name on values of dtype, or None."""
     if name in REDUCTIONS:
-        return REDUCTIONS[name], _CALL
+        return REDUCTIONS[name]
     kind_only = REAL_EXPRESSIONS if dtype.kind == "f" else COMPLEX_EXPRESSIONS
     return EXPRESSIONS.get(name) or kind_only.get(name)
+
+
+def write(name, dtype, params, arguments):
+    """(text, precedence) of the primitive called name applied to arguments,
+    each (text, precedence): the kernel printer, one operation at a time."""
+    template, precedence, needs = _template(name, dtype)
+    texts = [text if written >= need else "(" + text + ")"
+             for (text, written), need in zip(arguments, needs, strict=True)]
+    return template.format(*texts, **{k: _constant_text(v) for k, v in params.items()}), precedence
 
 
 def _constant_text(x):
@@ -301,28 +346,24 @@ def _group(root, made_by, inlined):
     inputs = []  # distinct Vars the kernel reads, in order of first use
     members = []
 
-    def text(x, precedence) -> str:
+    def argument(x):
+        """(text, precedence) of an argument: an inlined expression, a
+        constant, or the kernel's input {i}."""
         if id(x) in inlined:
-            inner, inner_precedence = expression(made_by[id(x)])
-            return inner if inner_precedence >= precedence else "(" + inner + ")"
+            return expression(made_by[id(x)])
         constant = _constant_text(x)
         if constant is not None:
-            return constant
+            return constant, _ATOM
         for i, v in enumerate(inputs):
             if v is x:
-                return "{%d}" % i
+                return "{%d}" % i, _ATOM
         inputs.append(x)
-        return "{%d}" % (len(inputs) - 1)
+        return "{%d}" % (len(inputs) - 1), _ATOM
 
     def expression(eq):
         prim, args, params, out = eq
         members.append(id(out))
-        template, precedence = _template(prim.name, out.dtype)
-        # Operators group left to right (** right to left): the argument on
-        # the other side needs parentheses at equal precedence too.
-        tighter = [precedence + (i != (precedence == _POWER)) if precedence < _CALL else 0
-                   for i in range(len(args))]
-        return template.format(*map(text, args, tighter), **params), precedence
+        return write(prim.name, out.dtype, params, [argument(a) for a in args])
 
     out = root[3]
     template = expression(root)[0]
