@@ -121,7 +121,8 @@ def _edits_diff(old: str, edits: list[tuple[int, int, str]], path: str) -> str:
     """The unified diff of applying ``edits`` to ``old``, as `unified_diff` prints it.
 
     Only the lines each edit touches are compared (difflib on each), the rest
-    is known to be equal: linear in the page for any number of edits.
+    is known to be equal: linear in the page for any number of edits, however
+    close together.
     """
     lines = split_lines(old)
     starts = [line.start for line in lines]
@@ -162,8 +163,9 @@ def _line_regions(old, lines, starts, edits):
     for start, end, replacement in edits:
         first = max(0, bisect.bisect_right(starts, start) - 1)
         last = max(first, bisect.bisect_right(starts, max(start, end - 1)) - 1) + 1
-        # With the lines around it, the edit aligns as difflib would align the page.
-        first, last = max(0, first - _CONTEXT), min(len(lines), last + _CONTEXT)
+        # Only edits sharing a line are compared together: with context lines
+        # added, edits a few lines apart chained into one region as large as
+        # the page, and difflib's time grows with its square.
         if merged and first < merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], last)
             merged[-1][2].append((start, end, replacement))
