@@ -21,9 +21,11 @@ from __future__ import annotations
 import json
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import weakref
@@ -32,6 +34,7 @@ from pathlib import Path
 
 from .parser import Page, PythonBlock
 from .runner import BlockResult, Outcome
+from .session import SHELL_LANGUAGES
 
 DEFAULT_TIMEOUT = 300.0  # seconds per block, unless --timeout or a directive says otherwise
 _START_UP_ALLOWANCE = 60.0  # seconds for a worker to start, on top of the first step's timeout
@@ -105,6 +108,7 @@ class IsolatedPageRunner:
         self._finalizer: weakref.finalize | None = None  # ends the worker, once
         self._answers: queue.Queue = queue.Queue()
         self._ended: str | None = None  # why the worker is gone, for the blocks after
+        self._shell_directory: str | None = None  # made here: the worker may be killed
 
     def run_all(self) -> list[BlockResult]:
         """Run every block of the page in order, then end the worker."""
@@ -164,6 +168,9 @@ class IsolatedPageRunner:
             self._finalizer.detach()
             self._finalizer = None
             _stop(self._process, grace)
+        if self._shell_directory is not None:
+            shutil.rmtree(self._shell_directory, ignore_errors=True)
+            self._shell_directory = None
 
     def _start(self) -> None:
         if self._process is not None:
@@ -177,8 +184,11 @@ class IsolatedPageRunner:
         self._finalizer = weakref.finalize(self, _stop, self._process, 0.0)
         threading.Thread(target=_read_answers, args=(self._process.stdout, self._answers),
                          daemon=True).start()
+        if any(block.fence.language in SHELL_LANGUAGES and block.session is not None
+               for block in self.page.python_blocks):
+            self._shell_directory = tempfile.mkdtemp(prefix="literate-shell-")
         self._send({"text": self.page.text, "path": self.path, "sys_path": sys.path,
-                    "timeout": self.timeout})
+                    "timeout": self.timeout, "shell_directory": self._shell_directory})
 
     def _send(self, message: dict) -> None:
         try:

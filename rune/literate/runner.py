@@ -192,6 +192,10 @@ class PageRunner:
       interrupts_are_failures: a KeyboardInterrupt raised by a block is that
         block's failure (in a worker process, where the user's Ctrl-C reaches
         the parent only); otherwise it stops the run.
+      shell_directory: where the page's shell commands run; by default a
+        temporary directory made when the first one runs and removed at the
+        page's end. Whoever passes one removes it (a worker's parent, which
+        outlives a worker killed at a timeout).
 
     Raises:
       TypeError: page is not a Page, or namespace not a dict or None.
@@ -210,6 +214,7 @@ class PageRunner:
         display_path: str | None = None,
         on_step: Callable[[int], None] | None = None,
         interrupts_are_failures: bool = False,
+        shell_directory: str | None = None,
     ) -> None:
         if not isinstance(page, Page):
             raise TypeError(f"PageRunner: page must be a Page (from parse_page or read_page), "
@@ -228,7 +233,8 @@ class PageRunner:
         self._next_step = 0
         self._failed_setup: tuple[SetupBlock, str] | None = None
         self._torn_down = False
-        self._shell_directory: str | None = None  # where the page's shell commands run
+        self._shell_directory = shell_directory  # where the page's shell commands run
+        self._owns_shell_directory = shell_directory is None
         self._on_step = on_step or (lambda line: None)
         self._caught = BaseException if interrupts_are_failures else (Exception, SystemExit,
                                                                       GeneratorExit)
@@ -260,7 +266,7 @@ class PageRunner:
         if self._torn_down:
             return []
         self._torn_down = True
-        if self._shell_directory is not None:
+        if self._shell_directory is not None and self._owns_shell_directory:
             shutil.rmtree(self._shell_directory, ignore_errors=True)
         failures = []
         for step in self.page.steps:
@@ -401,17 +407,21 @@ class PageRunner:
         Each command runs in its own shell, in the page's temporary directory,
         stdin empty and stderr merged into its output; a non-zero exit status
         ends the output with ``[STATUS]``, as in cram. The block's timeout
-        stops it with the worker.
+        stops it with the worker. Its output is what it wrote by the time the
+        shell exits: a file, not a pipe, so that ``cmd &`` does not wait for
+        cmd to close its end.
         """
         if self._shell_directory is None:
             self._shell_directory = tempfile.mkdtemp(prefix="literate-shell-")
         shell = shutil.which("bash") or "sh"
-        completed = subprocess.run(
-            [shell, "-c", example.source], cwd=self._shell_directory, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
-            check=False,
-        )
-        printed = completed.stdout
+        with tempfile.TemporaryFile() as output:
+            completed = subprocess.run(
+                [shell, "-c", example.source], cwd=self._shell_directory,
+                stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, check=False,
+            )
+            output.seek(0)
+            # Decoded as text=True would: the locale's encoding, universal newlines.
+            printed = io.TextIOWrapper(output, errors="replace").read()
         if completed.returncode:
             printed += ("" if printed.endswith("\n") or not printed else "\n")
             printed += f"[{completed.returncode}]\n"
