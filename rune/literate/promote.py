@@ -500,7 +500,7 @@ def write_promoted(path: str | Path, promoted: PromotedPage, roots: list[Path]) 
                     f"(rerun promote)")
     try:
         write_atomically(target, promoted.new_text)
-    except OSError as error:
+    except (OSError, UnicodeError) as error:
         return f"{name}: could not be written, left as it was: {error}"
     return None
 

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
-from .compare import diff_outputs, normalize_output, output_matches
+from .compare import diff_outputs, escape_surrogates, normalize_output, output_matches
 from .parser import (
     ClearNamespace,
     Fence,
@@ -169,8 +169,8 @@ def exception_summary(error: BaseException) -> str:
                         f"{type(error).__name__}")
     lines = traceback.format_exception_only(type(error), error)
     if isinstance(error, SyntaxError):
-        return lines[-1].rstrip("\n")  # the lines before show the file and a caret
-    return "".join(lines).rstrip("\n")
+        lines = lines[-1:]  # the lines before show the file and a caret
+    return escape_surrogates("".join(lines).rstrip("\n"))
 
 
 class PageRunner:
@@ -474,7 +474,7 @@ class PageRunner:
         frames = error.__traceback__
         while frames is not None and frames.tb_frame.f_code.co_filename != self.path:
             frames = frames.tb_next
-        return "".join(traceback.format_exception(type(error), error, frames))
+        return escape_surrogates("".join(traceback.format_exception(type(error), error, frames)))
 
     def _register_source(self) -> None:
         lines = [line.text + "\n" for line in split_lines(self.page.text)]
@@ -507,7 +507,8 @@ class _BlockOutput(io.TextIOBase):
 
     def write(self, text: str) -> int:
         target = self.late if threading.current_thread() in self._earlier else self.printed
-        return target.write(text)
+        target.write(escape_surrogates(text))
+        return len(text)
 
 
 def _indent(text: str) -> str:

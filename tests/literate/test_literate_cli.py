@@ -146,3 +146,19 @@ def test_a_page_that_is_not_utf8_is_reported(project, capsys):
     assert main(["promote", "docs/latin1.md"]) == 1
     assert "docs/latin1.md: not UTF-8 text" in capsys.readouterr().out
     assert (project / "docs" / "latin1.md").read_bytes() == "caf\xe9\n".encode("latin-1")
+
+
+def test_output_holding_a_lone_surrogate_is_promoted_escaped_and_later_pages_too(project):
+    # promote crashed with a traceback on such output, and later pages were not promoted.
+    (project / "docs" / "a_surrogate.md").write_text(
+        "```python\nprint('odd \\ud800 char')\n```\n\n"
+        "```python\nraise ValueError('bad \\udcff')\n```\n", encoding="utf-8")
+    promoted = _run([sys.executable, "-m", "rune.literate", "promote", "docs"], project)
+    assert "Traceback" not in promoted.stderr, promoted.stderr
+    assert "docs/a_surrogate.md:5: the python block raised an exception" in promoted.stdout
+    assert "ValueError: bad \\udcff" in promoted.stdout  # the report, escaped too
+    assert "odd \\ud800 char" in (project / "docs/a_surrogate.md").read_text(encoding="utf-8")
+    assert "new output" in (project / "docs/guide/stale.md").read_text()  # a later page
+    checked = _run([sys.executable, "-m", "rune.literate", "check", "docs/a_surrogate.md"],
+                   project)
+    assert "1 passed, 1 failed" in checked.stdout  # what promote wrote matches
