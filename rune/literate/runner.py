@@ -17,6 +17,7 @@ under that path, so tracebacks also show the right source text.
 from __future__ import annotations
 
 import ast
+import codecs
 import enum
 import functools
 import io
@@ -444,10 +445,10 @@ class PageRunner:
         # Any exception, SystemExit and asyncio.CancelledError included, is the
         # block's result to report; only the user's KeyboardInterrupt stops the run.
         except self._caught as error:  # noqa: BLE001
-            return capture.printed.getvalue(), error, capture.late.getvalue()
+            return capture.text(), error, capture.late.getvalue()
         finally:
             os.chdir(directory)  # a block's chdir must not move later blocks or the caller
-        return capture.printed.getvalue(), None, capture.late.getvalue()
+        return capture.text(), None, capture.late.getvalue()
 
     def _compile(self, fence: Fence):
         """Compile a fence's code with each line numbered as its line of the page."""
@@ -495,20 +496,54 @@ class _BlockOutput(io.TextIOBase):
 
     Threads alive when the block starts belong to earlier blocks; what they
     print now goes to ``late``, so it is never counted as this block's output.
+    Bytes written to ``buffer`` are output too, decoded as UTF-8 (a page's
+    encoding; bytes that are not UTF-8 become U+FFFD), in order with the text.
     """
+
+    encoding = "utf-8"
 
     def __init__(self) -> None:
         self.printed = io.StringIO()
         self.late = io.StringIO()
         self._earlier = frozenset(threading.enumerate()) - {threading.current_thread()}
+        self.buffer = _BlockOutputBytes(self)
 
     def writable(self) -> bool:
         return True
+
+    def text(self) -> str:
+        """What the block printed, a character left half written by ``buffer`` included."""
+        self.buffer.finish()
+        return self.printed.getvalue()
 
     def write(self, text: str) -> int:
         target = self.late if threading.current_thread() in self._earlier else self.printed
         target.write(escape_surrogates(text))
         return len(text)
+
+
+class _BlockOutputBytes(io.RawIOBase):
+    """``sys.stdout.buffer`` while a block runs: bytes decoded into its `_BlockOutput`."""
+
+    def __init__(self, text: _BlockOutput) -> None:
+        super().__init__()
+        self._text = text
+        # Incremental: a character may come in two writes.
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        data = memoryview(data).cast("B")
+        self._text.write(self._decoder.decode(data.tobytes()))
+        return len(data)
+
+    def flush(self) -> None:
+        """Nothing is held back but a character's first bytes, kept for the next write."""
+
+    def finish(self) -> None:
+        self._text.write(self._decoder.decode(b"", final=True))
 
 
 def _indent(text: str) -> str:
