@@ -126,13 +126,13 @@ def _edits_diff(old: str, edits: list[tuple[int, int, str]], path: str) -> str:
     """
     lines = split_lines(old)
     starts = [line.start for line in lines]
-    old_lines = [line.text + line.eol for line in lines]
+    old_lines = [_diff_line(line) for line in lines]
     opcodes, new_lines, done = [], [], 0  # done: old lines already accounted for
     for first, last, new_region in _line_regions(old, lines, starts, edits):
         if first > done:
             opcodes.append(("equal", done, first, len(new_lines), len(new_lines) + first - done))
             new_lines += old_lines[done:first]
-        region = [line.text + line.eol for line in split_lines(new_region)]
+        region = [_diff_line(line) for line in split_lines(new_region)]
         matcher = difflib.SequenceMatcher(None, old_lines[first:last], region, autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             base = len(new_lines)
@@ -230,14 +230,20 @@ def unified_diff(old: str, new: str, path: str) -> str:
     -b
     +c
     """
-    old_lines = [line.text + line.eol for line in split_lines(old)]
-    new_lines = [line.text + line.eol for line in split_lines(new)]
+    old_lines = [_diff_line(line) for line in split_lines(old)]
+    new_lines = [_diff_line(line) for line in split_lines(new)]
     lines = []
     for line in difflib.unified_diff(old_lines, new_lines, f"a/{path}", f"b/{path}"):
         if not line.endswith("\n"):
             line += "\n\\ No newline at end of file\n"
         lines.append(line)
     return "".join(lines)
+
+
+def _diff_line(line) -> str:
+    """A line as a diff shows it: its ending kept, but a classic Mac ``\r`` shown as
+    ``\n`` (a diff's lines end in ``\n``)."""
+    return line.text + ("\n" if line.eol == "\r" else line.eol)
 
 
 def promote_text(page: Page, results: list[BlockResult]) -> str:

@@ -265,3 +265,19 @@ def test_the_diff_of_many_changed_blocks_compares_lines_in_linear_work(shape, mo
     diff = promote.PromotedPage("page.md", text, promote._apply(text, edits), edits=edits).diff()
     changed_lines = [line for line in diff.splitlines()[2:] if line[:1] in "+-"]
     assert len(changed_lines) >= len(edits) == 4000  # every change is in it
+
+
+def test_a_page_with_cr_only_line_endings_runs_and_is_promoted_in_them(tmp_path):
+    # Lines ended at \n only, so such a page was one line: no blocks, silently.
+    text = f"# Old Mac\r\r{F}python\rprint(1)\r{F}\r\r{F}python\rprint(2)\r{F}\r\r{F}out\r3\r{F}\r"
+    page = parse_page(text, "page.md")
+    assert [block.line for block in page.python_blocks] == [3, 7]
+    assert [r.outcome for r in PageRunner(page).run_all()] == [Outcome.MISSING_OUT,
+                                                                Outcome.MISMATCH]
+    path = tmp_path / "page.md"
+    path.write_bytes(text.encode())
+    promoted = promote_page(path)
+    assert promoted.new_text == text.replace(f"print(1)\r{F}\r", f"print(1)\r{F}\r\r{F}out\r1\r{F}\r"
+                                             ).replace("3\r", "2\r")
+    assert "\n" not in promoted.new_text
+    assert "\n-3\n+2\n" in promoted.diff()  # a diff of lines, not one "No newline" each
