@@ -1,5 +1,6 @@
 """Shell blocks: on a page with a `shell` directive, ```console/```bash blocks with `$ ` prompts run."""
 
+import gc
 import os
 import tempfile
 
@@ -111,3 +112,15 @@ def test_a_command_sent_to_the_background_does_not_block_the_session():
     )
     (result,) = IsolatedPageRunner(page).run_all()
     assert result.outcome is Outcome.PASSED, result.report()
+
+
+def test_a_page_left_before_its_last_block_still_removes_its_directory():
+    # As under pytest -k: the runner is dropped without running the last block.
+    page = parse_page(f"<!-- literate: shell -->\n{F}console\n$ pwd\n{F}\n\n"
+                      f"{F}console\n$ true\n{F}\n", "page.md")
+    runner = IsolatedPageRunner(page)
+    directory = runner.run_block(page.python_blocks[0]).output.split("\n")[1]
+    assert os.path.isdir(directory)
+    del runner
+    gc.collect()
+    assert not os.path.exists(directory)
