@@ -146,7 +146,7 @@ def test_export_never_writes_over_its_source(tmp_path, capsys):
                  ["export", str(page), "--to", "py", "-o", str(tmp_path / "." / "page.md"),
                   "--force"]):
         assert main(argv) == 1
-        assert f"is the page being exported" in capsys.readouterr().err
+        assert "is the page being exported" in capsys.readouterr().err
     assert module.read_text() == '"""A module."""\nX = 1\n'
     assert page.read_text() == "```python\nprint(1)\n```\n"
 
