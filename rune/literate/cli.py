@@ -310,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         searched = (", ".join(arguments.paths) if arguments.paths else
                     f"{' and '.join(DEFAULT_PATHS)} under {os.getcwd()}")
         print(f"no pages found in {searched} (looked for *.md files, skipping hidden "
-              f"directories, virtual environments, node_modules and site)", file=sys.stderr)
+              f"directories, Python environments, installed packages, node_modules and "
+              f"site)", file=sys.stderr)
         return 1
     options = {"quiet": arguments.quiet, "jobs": arguments.jobs, "timeout": arguments.timeout}
     try:

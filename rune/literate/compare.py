@@ -33,6 +33,24 @@ _ESCAPE_SEQUENCE = re.compile(
 )
 
 
+def escape_surrogates(text: str) -> str:
+    r"""``text`` as a UTF-8 page or terminal can hold it: each lone surrogate
+    becomes its escape, as Python's own ``sys.stderr`` writes it.
+
+    What a block prints is captured through this, so that promote can write
+    it and check compares the same text (printed to a UTF-8 terminal, such a
+    string raises UnicodeEncodeError; ``\ud800`` is what a reader can see).
+
+    >>> print(escape_surrogates("odd \ud800 char"))
+    odd \ud800 char
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 def normalize_output(text: str) -> str:
     r"""The one normalisation of output and out blocks, applied to both before comparing.
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import textwrap
@@ -224,6 +225,8 @@ def add_command(commands) -> None:
     export.add_argument("--to", choices=FORMATS, required=True, help="the format")
     export.add_argument("-o", "--output",
                         help="where to write it (default: beside the page; - for stdout)")
+    export.add_argument("--force", action="store_true",
+                        help="write over the output file if it exists (never over the page)")
 
 
 def run_export(arguments: argparse.Namespace) -> int:
@@ -238,6 +241,31 @@ def run_export(arguments: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     output = Path(arguments.output or Path(arguments.page).with_suffix(f".{arguments.to}"))
-    output.write_text(text, encoding="utf-8")
+    refused = _refuse_output(Path(arguments.page), output, arguments.force)
+    if refused:
+        print(f"export: {refused}; nothing written", file=sys.stderr)
+        return 1
+    try:
+        # Exclusive creation unless --force: a file that appears meanwhile is kept too.
+        with open(output, "w" if arguments.force else "x", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as error:
+        print(f"export: cannot write {output}: {error}", file=sys.stderr)
+        return 1
     print(f"export: wrote {output}")
     return 0
+
+
+def _refuse_output(page: Path, output: Path, force: bool) -> str | None:
+    """Why export must not write ``output``, or None.
+
+    Never the page itself (``export mod.py --to py`` once replaced the module
+    with its export), by any name or link; an existing file only with --force.
+    """
+    if not output.exists():
+        return None
+    if os.path.samefile(page, output):
+        return f"{output} is the page being exported; choose another output (-o)"
+    if not force:
+        return f"{output} exists; pass --force to write over it, or choose another output (-o)"
+    return None

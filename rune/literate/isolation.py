@@ -21,9 +21,11 @@ from __future__ import annotations
 import json
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import weakref
@@ -32,6 +34,7 @@ from pathlib import Path
 
 from .parser import Page, PythonBlock
 from .runner import BlockResult, Outcome
+from .session import SHELL_LANGUAGES
 
 DEFAULT_TIMEOUT = 300.0  # seconds per block, unless --timeout or a directive says otherwise
 _START_UP_ALLOWANCE = 60.0  # seconds for a worker to start, on top of the first step's timeout
@@ -105,6 +108,7 @@ class IsolatedPageRunner:
         self._finalizer: weakref.finalize | None = None  # ends the worker, once
         self._answers: queue.Queue = queue.Queue()
         self._ended: str | None = None  # why the worker is gone, for the blocks after
+        self._shell_directory: str | None = None  # made here: the worker may be killed
 
     def run_all(self) -> list[BlockResult]:
         """Run every block of the page in order, then end the worker."""
@@ -163,22 +167,26 @@ class IsolatedPageRunner:
         if self._finalizer is not None:
             self._finalizer.detach()
             self._finalizer = None
-            _stop(self._process, grace)
+            _stop(self._process, grace, self._shell_directory)
 
     def _start(self) -> None:
         if self._process is not None:
             return
         package = Path(__file__).resolve().parent
+        if any(block.fence.language in SHELL_LANGUAGES and block.session is not None
+               for block in self.page.python_blocks):
+            self._shell_directory = tempfile.mkdtemp(prefix="literate-shell-")
         self._process = subprocess.Popen(
             [sys.executable, "-c", _BOOTSTRAP, str(package / "__init__.py"), str(package)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=worker_environment(),
             encoding="utf-8", start_new_session=(os.name == "posix"),
         )
-        self._finalizer = weakref.finalize(self, _stop, self._process, 0.0)
+        self._finalizer = weakref.finalize(self, _stop, self._process, 0.0,
+                                           self._shell_directory)
         threading.Thread(target=_read_answers, args=(self._process.stdout, self._answers),
                          daemon=True).start()
         self._send({"text": self.page.text, "path": self.path, "sys_path": sys.path,
-                    "timeout": self.timeout})
+                    "timeout": self.timeout, "shell_directory": self._shell_directory})
 
     def _send(self, message: dict) -> None:
         try:
@@ -231,8 +239,9 @@ def _how_it_ended(code: int | None) -> str:
     return f"ended with exit status {code}"
 
 
-def _stop(process: subprocess.Popen, grace: float) -> None:
-    """Close the worker's requests (it then exits), then kill what is left."""
+def _stop(process: subprocess.Popen, grace: float, shell_directory: str | None = None) -> None:
+    """Close the worker's requests (it then exits), then kill what is left and
+    remove the directory its shell commands ran in."""
     try:
         process.stdin.close()
     except OSError:
@@ -250,3 +259,5 @@ def _stop(process: subprocess.Popen, grace: float) -> None:
     else:
         process.kill()
     process.wait()
+    if shell_directory is not None:
+        shutil.rmtree(shell_directory, ignore_errors=True)

@@ -213,13 +213,19 @@ class Page:
 def split_lines(text: str) -> list[Line]:
     r"""Split ``text`` at ``\n`` into `Line` objects with exact offsets.
 
+    A text without any ``\n`` but with ``\r`` has classic Mac line endings:
+    it is split at ``\r``, which is then each line's ending.
+
     >>> [(line.text, line.eol) for line in split_lines("a\r\nb")]
     [('a', '\r\n'), ('b', '')]
+    >>> [(line.text, line.eol) for line in split_lines("a\rb\r")]
+    [('a', '\r'), ('b', '\r')]
     """
     lines = []
     position = 0
+    separator = "\r" if "\r" in text and "\n" not in text else "\n"
     while position < len(text):
-        newline = text.find("\n", position)
+        newline = text.find(separator, position)
         if newline == -1:
             end = content_end = len(text)
         else:

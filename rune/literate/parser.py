@@ -9,7 +9,7 @@ and prose, is `rune.literate.scanner`; this module assembles them into steps.
 Offsets index the page text exactly as it was read (``newline=""``, so CRLF
 stays CRLF); ``promote`` edits the page through these offsets and never
 re-serializes it. A line ends at ``\n`` only; a ``\r`` before it belongs to
-the line ending.
+the line ending (a page without any ``\n`` has ``\r`` line endings).
 """
 
 from __future__ import annotations

@@ -18,9 +18,16 @@ from pathlib import Path
 # project names none (rune_literate_pytest.DEFAULT_PATHS: a test keeps them equal).
 DEFAULT_PATHS = ("docs", "README.md")
 
-# Directories searched for pages never include hidden ones (.git, .venv), virtual
-# environments (any directory holding a pyvenv.cfg) or these.
-_SKIPPED_DIRECTORIES = frozenset({"venv", "node_modules", "__pycache__", "site", "build", "dist"})
+# Directories searched for pages never include hidden ones (.git, .venv, .tox,
+# .nox), environments (found by their markers, whatever their name) or these:
+# their markdown is other projects' (installed packages) or generated.
+_SKIPPED_DIRECTORIES = frozenset({
+    "venv", "node_modules", "__pycache__", "site", "build", "dist",
+    "site-packages", "dist-packages", "__pypackages__",
+})
+# What a directory holds when it is a Python environment: a virtualenv's
+# pyvenv.cfg, a conda (mamba, pixi) environment's conda-meta/.
+_ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
 
 
 def pattern_regex(pattern: str) -> re.Pattern:
@@ -128,7 +135,22 @@ def _walk(base: Path):
         subdirectories[:] = sorted(
             d for d in subdirectories
             if d not in _SKIPPED_DIRECTORIES and not d.startswith(".")
-            and not os.path.isfile(os.path.join(directory, d, "pyvenv.cfg"))
+            and not is_environment(os.path.join(directory, d))
         )
         for name in files:
             yield Path(directory) / name
+
+
+def is_environment(directory: str | Path) -> bool:
+    """Whether ``directory`` is a Python environment (a virtualenv or a conda one),
+    whose markdown belongs to the packages installed in it.
+
+    >>> import pathlib, tempfile
+    >>> env = pathlib.Path(tempfile.mkdtemp())
+    >>> is_environment(env)
+    False
+    >>> (env / "conda-meta").mkdir()
+    >>> is_environment(env)
+    True
+    """
+    return any(os.path.exists(os.path.join(directory, marker)) for marker in _ENVIRONMENT_MARKERS)

@@ -121,17 +121,18 @@ def _edits_diff(old: str, edits: list[tuple[int, int, str]], path: str) -> str:
     """The unified diff of applying ``edits`` to ``old``, as `unified_diff` prints it.
 
     Only the lines each edit touches are compared (difflib on each), the rest
-    is known to be equal: linear in the page for any number of edits.
+    is known to be equal: linear in the page for any number of edits, however
+    close together.
     """
     lines = split_lines(old)
     starts = [line.start for line in lines]
-    old_lines = [line.text + line.eol for line in lines]
+    old_lines = [_diff_line(line) for line in lines]
     opcodes, new_lines, done = [], [], 0  # done: old lines already accounted for
     for first, last, new_region in _line_regions(old, lines, starts, edits):
         if first > done:
             opcodes.append(("equal", done, first, len(new_lines), len(new_lines) + first - done))
             new_lines += old_lines[done:first]
-        region = [line.text + line.eol for line in split_lines(new_region)]
+        region = [_diff_line(line) for line in split_lines(new_region)]
         matcher = difflib.SequenceMatcher(None, old_lines[first:last], region, autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             base = len(new_lines)
@@ -162,8 +163,9 @@ def _line_regions(old, lines, starts, edits):
     for start, end, replacement in edits:
         first = max(0, bisect.bisect_right(starts, start) - 1)
         last = max(first, bisect.bisect_right(starts, max(start, end - 1)) - 1) + 1
-        # With the lines around it, the edit aligns as difflib would align the page.
-        first, last = max(0, first - _CONTEXT), min(len(lines), last + _CONTEXT)
+        # Only edits sharing a line are compared together: with context lines
+        # added, edits a few lines apart chained into one region as large as
+        # the page, and difflib's time grows with its square.
         if merged and first < merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], last)
             merged[-1][2].append((start, end, replacement))
@@ -228,14 +230,20 @@ def unified_diff(old: str, new: str, path: str) -> str:
     -b
     +c
     """
-    old_lines = [line.text + line.eol for line in split_lines(old)]
-    new_lines = [line.text + line.eol for line in split_lines(new)]
+    old_lines = [_diff_line(line) for line in split_lines(old)]
+    new_lines = [_diff_line(line) for line in split_lines(new)]
     lines = []
     for line in difflib.unified_diff(old_lines, new_lines, f"a/{path}", f"b/{path}"):
         if not line.endswith("\n"):
             line += "\n\\ No newline at end of file\n"
         lines.append(line)
     return "".join(lines)
+
+
+def _diff_line(line) -> str:
+    """A line as a diff shows it: its ending kept, but a classic Mac ``\r`` shown as
+    ``\n`` (a diff's lines end in ``\n``)."""
+    return line.text + ("\n" if line.eol == "\r" else line.eol)
 
 
 def promote_text(page: Page, results: list[BlockResult]) -> str:
@@ -498,7 +506,7 @@ def write_promoted(path: str | Path, promoted: PromotedPage, roots: list[Path]) 
                     f"(rerun promote)")
     try:
         write_atomically(target, promoted.new_text)
-    except OSError as error:
+    except (OSError, UnicodeError) as error:
         return f"{name}: could not be written, left as it was: {error}"
     return None
 

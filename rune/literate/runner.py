@@ -17,6 +17,7 @@ under that path, so tracebacks also show the right source text.
 from __future__ import annotations
 
 import ast
+import codecs
 import enum
 import functools
 import io
@@ -31,7 +32,7 @@ from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
-from .compare import diff_outputs, normalize_output, output_matches
+from .compare import diff_outputs, escape_surrogates, normalize_output, output_matches
 from .parser import (
     ClearNamespace,
     Fence,
@@ -169,8 +170,8 @@ def exception_summary(error: BaseException) -> str:
                         f"{type(error).__name__}")
     lines = traceback.format_exception_only(type(error), error)
     if isinstance(error, SyntaxError):
-        return lines[-1].rstrip("\n")  # the lines before show the file and a caret
-    return "".join(lines).rstrip("\n")
+        lines = lines[-1:]  # the lines before show the file and a caret
+    return escape_surrogates("".join(lines).rstrip("\n"))
 
 
 class PageRunner:
@@ -192,6 +193,10 @@ class PageRunner:
       interrupts_are_failures: a KeyboardInterrupt raised by a block is that
         block's failure (in a worker process, where the user's Ctrl-C reaches
         the parent only); otherwise it stops the run.
+      shell_directory: where the page's shell commands run; by default a
+        temporary directory made when the first one runs and removed at the
+        page's end. Whoever passes one removes it (a worker's parent, which
+        outlives a worker killed at a timeout).
 
     Raises:
       TypeError: page is not a Page, or namespace not a dict or None.
@@ -210,6 +215,7 @@ class PageRunner:
         display_path: str | None = None,
         on_step: Callable[[int], None] | None = None,
         interrupts_are_failures: bool = False,
+        shell_directory: str | None = None,
     ) -> None:
         if not isinstance(page, Page):
             raise TypeError(f"PageRunner: page must be a Page (from parse_page or read_page), "
@@ -228,7 +234,8 @@ class PageRunner:
         self._next_step = 0
         self._failed_setup: tuple[SetupBlock, str] | None = None
         self._torn_down = False
-        self._shell_directory: str | None = None  # where the page's shell commands run
+        self._shell_directory = shell_directory  # where the page's shell commands run
+        self._owns_shell_directory = shell_directory is None
         self._on_step = on_step or (lambda line: None)
         self._caught = BaseException if interrupts_are_failures else (Exception, SystemExit,
                                                                       GeneratorExit)
@@ -260,7 +267,7 @@ class PageRunner:
         if self._torn_down:
             return []
         self._torn_down = True
-        if self._shell_directory is not None:
+        if self._shell_directory is not None and self._owns_shell_directory:
             shutil.rmtree(self._shell_directory, ignore_errors=True)
         failures = []
         for step in self.page.steps:
@@ -401,17 +408,21 @@ class PageRunner:
         Each command runs in its own shell, in the page's temporary directory,
         stdin empty and stderr merged into its output; a non-zero exit status
         ends the output with ``[STATUS]``, as in cram. The block's timeout
-        stops it with the worker.
+        stops it with the worker. Its output is what it wrote by the time the
+        shell exits: a file, not a pipe, so that ``cmd &`` does not wait for
+        cmd to close its end.
         """
         if self._shell_directory is None:
             self._shell_directory = tempfile.mkdtemp(prefix="literate-shell-")
         shell = shutil.which("bash") or "sh"
-        completed = subprocess.run(
-            [shell, "-c", example.source], cwd=self._shell_directory, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
-            check=False,
-        )
-        printed = completed.stdout
+        with tempfile.TemporaryFile() as output:
+            completed = subprocess.run(
+                [shell, "-c", example.source], cwd=self._shell_directory,
+                stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, check=False,
+            )
+            output.seek(0)
+            # Decoded as text=True would: the locale's encoding, universal newlines.
+            printed = io.TextIOWrapper(output, errors="replace").read()
         if completed.returncode:
             printed += ("" if printed.endswith("\n") or not printed else "\n")
             printed += f"[{completed.returncode}]\n"
@@ -434,10 +445,10 @@ class PageRunner:
         # Any exception, SystemExit and asyncio.CancelledError included, is the
         # block's result to report; only the user's KeyboardInterrupt stops the run.
         except self._caught as error:  # noqa: BLE001
-            return capture.printed.getvalue(), error, capture.late.getvalue()
+            return capture.text(), error, capture.late.getvalue()
         finally:
             os.chdir(directory)  # a block's chdir must not move later blocks or the caller
-        return capture.printed.getvalue(), None, capture.late.getvalue()
+        return capture.text(), None, capture.late.getvalue()
 
     def _compile(self, fence: Fence):
         """Compile a fence's code with each line numbered as its line of the page."""
@@ -464,7 +475,7 @@ class PageRunner:
         frames = error.__traceback__
         while frames is not None and frames.tb_frame.f_code.co_filename != self.path:
             frames = frames.tb_next
-        return "".join(traceback.format_exception(type(error), error, frames))
+        return escape_surrogates("".join(traceback.format_exception(type(error), error, frames)))
 
     def _register_source(self) -> None:
         lines = [line.text + "\n" for line in split_lines(self.page.text)]
@@ -485,19 +496,54 @@ class _BlockOutput(io.TextIOBase):
 
     Threads alive when the block starts belong to earlier blocks; what they
     print now goes to ``late``, so it is never counted as this block's output.
+    Bytes written to ``buffer`` are output too, decoded as UTF-8 (a page's
+    encoding; bytes that are not UTF-8 become U+FFFD), in order with the text.
     """
+
+    encoding = "utf-8"
 
     def __init__(self) -> None:
         self.printed = io.StringIO()
         self.late = io.StringIO()
         self._earlier = frozenset(threading.enumerate()) - {threading.current_thread()}
+        self.buffer = _BlockOutputBytes(self)
 
     def writable(self) -> bool:
         return True
 
+    def text(self) -> str:
+        """What the block printed, a character left half written by ``buffer`` included."""
+        self.buffer.finish()
+        return self.printed.getvalue()
+
     def write(self, text: str) -> int:
         target = self.late if threading.current_thread() in self._earlier else self.printed
-        return target.write(text)
+        target.write(escape_surrogates(text))
+        return len(text)
+
+
+class _BlockOutputBytes(io.RawIOBase):
+    """``sys.stdout.buffer`` while a block runs: bytes decoded into its `_BlockOutput`."""
+
+    def __init__(self, text: _BlockOutput) -> None:
+        super().__init__()
+        self._text = text
+        # Incremental: a character may come in two writes.
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        data = memoryview(data).cast("B")
+        self._text.write(self._decoder.decode(data.tobytes()))
+        return len(data)
+
+    def flush(self) -> None:
+        """Nothing is held back but a character's first bytes, kept for the next write."""
+
+    def finish(self) -> None:
+        self._text.write(self._decoder.decode(b"", final=True))
 
 
 def _indent(text: str) -> str:

@@ -8,6 +8,7 @@ together they are the one parser behind pytest collection, ``check`` and
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -49,10 +50,13 @@ _FENCE_CLOSE = re.compile(r"(?P<quote>(?:[ \t]*>)*)(?P<indent>[ \t]*)(?P<marker>
 _COMMENT_START = re.compile(r"(?:[ \t]*>)*[ \t]*<!--(?P<rest>.*)")
 _DIRECTIVE_BODY = re.compile(r"\s*literate\s*:(?P<body>.*)")
 # A comment that was meant as a directive but is not written as one:
-# `<!-- literate skip -->`, `<!-- Literate: skip -->`, `<!--- literate: skip --->`.
+# `<!-- literate skip -->`, `<!-- Literate: skip -->`, `<!--- literate: skip --->`,
+# and with the prefix misspelled, `<!-- literat: skip -->`.
 _DIRECTIVE_LOOKALIKE = re.compile(
-    r"-*\s*literate\s*(?P<separator>[:=]?)\s*(?P<word>[a-z]*)", re.IGNORECASE
+    r"-*\s*(?P<prefix>[a-z]+)\s*(?P<separator>[:=]?)\s*(?P<body>(?P<word>[a-z]*).*)",
+    re.IGNORECASE | re.DOTALL,
 )
+_PREFIX_WORD = DIRECTIVE_PREFIX.rstrip(":")
 _DIRECTIVE_WORDS = frozenset(name.split()[0] for name in DIRECTIVES)
 # Lines that open a container whose content is indented (list items, mkdocs
 # admonitions and content tabs, definitions, footnotes): a fence indented
@@ -330,21 +334,31 @@ class Scanner:
         if name not in DIRECTIVES:
             raise self.error(
                 line,
-                f"unknown directive {name!r} after `{DIRECTIVE_PREFIX}`; expected one of: "
-                f"{_known_directives()}",
+                f"unknown directive {name!r} after `{DIRECTIVE_PREFIX}`;{_did_you_mean(name)} "
+                f"expected one of: {_known_directives()}",
             )
 
     def check_not_lookalike(self, rest: str, line: int) -> None:
-        """A comment written almost like a directive is an error, never silently ignored."""
+        """A comment written almost like a directive is an error, never silently ignored:
+        the prefix in another case or misspelled, no colon, three dashes."""
         lookalike = _DIRECTIVE_LOOKALIKE.match(rest)
-        if lookalike and (
-            lookalike["separator"] or lookalike["word"].lower() in _DIRECTIVE_WORDS
-        ):
+        if lookalike is None:
+            return
+        body = lookalike["body"].split("-->")[0].rstrip(" \t-")
+        known_word = lookalike["word"].lower() in _DIRECTIVE_WORDS
+        if lookalike["prefix"].lower() == _PREFIX_WORD:
+            meant = lookalike["separator"] or known_word
+        else:  # misspelled: only when what follows reads as a directive
+            meant = difflib.get_close_matches(lookalike["prefix"].lower(), [_PREFIX_WORD],
+                                              cutoff=0.8) and (
+                known_word or (lookalike["separator"] and _meant_directive(body)))
+        if meant:
             raise self.error(
                 line,
                 f"this comment looks like a literate directive but is not written as one, so it "
-                f"would be ignored; write <!-- {DIRECTIVE_PREFIX} NAME --> (lower case, a colon, "
-                f"two dashes at each end) with NAME one of: {_known_directives()}",
+                f"would be ignored;{_did_you_mean(body)} write <!-- {DIRECTIVE_PREFIX} NAME --> "
+                f"(lower case, a colon, two dashes at each end) with NAME one of: "
+                f"{_known_directives()}",
             )
 
     def skip_comment(self, index: int, rest: str) -> int:
@@ -392,6 +406,25 @@ class Scanner:
         while index < len(self.lines) and _is_blank(self.lines[index].text):
             index += 1
         return index
+
+
+def _meant_directive(body: str) -> str | None:
+    """The directive a misspelled one probably meant, arguments kept (``skpi`` ->
+    ``skip``, ``page timout 30`` -> ``page timeout 30``), or None."""
+    words = body.split()
+    if not words:
+        return None
+    two_words = [name for name in DIRECTIVES if " " in name]
+    whole = difflib.get_close_matches(" ".join(words[:2]).lower(), two_words, 1, 0.8)
+    if whole:
+        return " ".join([whole[0], *words[2:]])
+    first = difflib.get_close_matches(words[0].lower(), _DIRECTIVE_WORDS, 1, 0.7)
+    return " ".join([first[0], *words[1:]]) if first else None
+
+
+def _did_you_mean(body: str) -> str:
+    meant = _meant_directive(body)
+    return f" did you mean <!-- {DIRECTIVE_PREFIX} {meant} -->?" if meant else ""
 
 
 def _known_directives() -> str:

@@ -5,7 +5,8 @@ object a line, then gives the page's blocks neither: their stdin is
 ``/dev/null`` and what bypasses ``sys.stdout`` (``os.write(1, ...)``, child
 processes) goes to stderr, so nothing a block does can garble the answers.
 
-Requests: first ``{"text", "path", "sys_path", "timeout"}`` (the page), then
+Requests: first ``{"text", "path", "sys_path", "timeout", "shell_directory"}``
+(the page; the parent makes and removes the directory its shell commands run in), then
 ``{"run": i}`` for each python block wanted, in page order. Answers:
 ``{"start": line, "timeout": seconds}`` before each step runs (so the parent
 can time it and name it), ``{"result": i, ...}`` when block ``i`` is judged.
@@ -37,7 +38,8 @@ def main() -> None:
         seconds = timeouts.get(line) or page.timeout or job["timeout"]
         _send(answers, {"start": line, "timeout": seconds})
 
-    runner = PageRunner(page, on_step=announce, interrupts_are_failures=True)
+    runner = PageRunner(page, on_step=announce, interrupts_are_failures=True,
+                        shell_directory=job.get("shell_directory"))
     for request in iter(requests.readline, ""):
         index = json.loads(request)["run"]
         result = runner.run_block(blocks[index])

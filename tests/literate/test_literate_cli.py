@@ -146,3 +146,43 @@ def test_a_page_that_is_not_utf8_is_reported(project, capsys):
     assert main(["promote", "docs/latin1.md"]) == 1
     assert "docs/latin1.md: not UTF-8 text" in capsys.readouterr().out
     assert (project / "docs" / "latin1.md").read_bytes() == "caf\xe9\n".encode("latin-1")
+
+
+def test_output_holding_a_lone_surrogate_is_promoted_escaped_and_later_pages_too(project):
+    # promote crashed with a traceback on such output, and later pages were not promoted.
+    (project / "docs" / "a_surrogate.md").write_text(
+        "```python\nprint('odd \\ud800 char')\n```\n\n"
+        "```python\nraise ValueError('bad \\udcff')\n```\n", encoding="utf-8")
+    promoted = _run([sys.executable, "-m", "rune.literate", "promote", "docs"], project)
+    assert "Traceback" not in promoted.stderr, promoted.stderr
+    assert "docs/a_surrogate.md:5: the python block raised an exception" in promoted.stdout
+    assert "ValueError: bad \\udcff" in promoted.stdout  # the report, escaped too
+    assert "odd \\ud800 char" in (project / "docs/a_surrogate.md").read_text(encoding="utf-8")
+    assert "new output" in (project / "docs/guide/stale.md").read_text()  # a later page
+    checked = _run([sys.executable, "-m", "rune.literate", "check", "docs/a_surrogate.md"],
+                   project)
+    assert "1 passed, 1 failed" in checked.stdout  # what promote wrote matches
+
+
+def test_directories_of_installed_packages_are_not_searched_for_pages(project, capsys):
+    # `check .` ran the markdown of a conda environment's packages.
+    environments = {
+        "env/conda-meta/history": "",  # a conda environment, by its marker
+        "pixi_env/conda-meta/history": "",  # whatever its name
+        "prefix/lib/python3.11/site-packages/pkg/README.md": None,  # pip --prefix
+        "vendor/dist-packages/pkg/README.md": None,
+        "__pypackages__/3.11/lib/pkg/README.md": None,  # PEP 582
+        ".tox/py311/README.md": None,
+        ".nox/tests/README.md": None,
+    }
+    for name, text in environments.items():
+        path = project / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("```python\nraise SystemExit('must not run')\n```\n" if text is None
+                        else text)
+    for root in ("env", "pixi_env"):
+        (project / root / "lib" / "pkg").mkdir(parents=True)
+        (project / root / "lib" / "pkg" / "README.md").write_text(
+            "```python\nraise SystemExit('must not run')\n```\n")
+    found = [path.as_posix() for path in find_pages(["."])]
+    assert found == ["README.md", "docs/guide/stale.md", "docs/index.md", "notes.md"]

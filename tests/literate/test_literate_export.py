@@ -132,3 +132,31 @@ def test_the_command_names_a_page_it_cannot_read(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit:
         main(["export", str(tmp_path / "missing.md"), "--to", "pdf"])
     assert exit.value.code == 2
+
+
+def test_export_never_writes_over_its_source(tmp_path, capsys):
+    # `export mod.py --to py` replaced the module with its export, and
+    # `export page.md -o page.md` the page; --force does not allow it either.
+    module = tmp_path / "mod.py"
+    module.write_text('"""A module."""\nX = 1\n')
+    page = tmp_path / "page.md"
+    page.write_text("```python\nprint(1)\n```\n")
+    for argv in (["export", str(module), "--to", "py"],
+                 ["export", str(page), "--to", "py", "-o", str(page)],
+                 ["export", str(page), "--to", "py", "-o", str(tmp_path / "." / "page.md"),
+                  "--force"]):
+        assert main(argv) == 1
+        assert "is the page being exported" in capsys.readouterr().err
+    assert module.read_text() == '"""A module."""\nX = 1\n'
+    assert page.read_text() == "```python\nprint(1)\n```\n"
+
+
+def test_export_writes_over_an_existing_file_only_with_force(copy_fixture, capsys):
+    page = copy_fixture("passing.md")
+    notebook_path = page.with_suffix(".ipynb")
+    notebook_path.write_text("my notes\n")
+    assert main(["export", str(page), "--to", "ipynb"]) == 1
+    assert f"{notebook_path} exists; pass --force" in capsys.readouterr().err
+    assert notebook_path.read_text() == "my notes\n"
+    assert main(["export", str(page), "--to", "ipynb", "--force"]) == 0
+    assert json.loads(notebook_path.read_text())["nbformat"] == 4

@@ -206,3 +206,28 @@ def test_bad_fixture_pages(fixture_text, name, line, message):
 
 def test_inline_code_with_three_backticks_is_not_a_fence():
     assert blocks("```python x``` is inline code\n") == []
+
+
+@pytest.mark.parametrize(
+    ("comment", "suggestion"),
+    [
+        ("<!-- literat: skip -->", "did you mean <!-- literate: skip -->?"),
+        ("<!-- litterate: timeout 30 -->", "did you mean <!-- literate: timeout 30 -->?"),
+        ("<!-- Literat skip -->", "did you mean <!-- literate: skip -->?"),
+        ("<!-- literate: skpi -->", "did you mean <!-- literate: skip -->?"),
+        ("<!-- literate: nondeterminstic -->", "did you mean <!-- literate: nondeterministic -->?"),
+        ("<!-- literate skip -->", "did you mean <!-- literate: skip -->?"),
+    ],
+)
+def test_a_misspelled_directive_is_an_error_suggesting_the_right_one(comment, suggestion):
+    # `<!-- literat: skip -->` was an ordinary comment: the block ran.
+    with pytest.raises(LiterateSyntaxError) as caught:
+        parse_page(f"Prose.\n\n{comment}\n{F}python\nraise SystemExit\n{F}\n", "bad.md")
+    assert caught.value.line == 3
+    assert suggestion in caught.value.message
+
+
+@pytest.mark.parametrize("comment", ["<!-- literal: a note -->", "<!-- literature: see below -->",
+                                     "<!-- literally the best -->", "<!-- iterate: twice -->"])
+def test_comments_that_only_resemble_the_prefix_are_left_alone(comment):
+    assert len(parse_page(f"{comment}\n{F}python\nx = 1\n{F}\n").python_blocks) == 1

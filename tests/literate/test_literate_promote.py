@@ -232,3 +232,52 @@ def test_promote_preserves_every_byte_outside_out_blocks(text):
     for result, old_block in zip(results, page.python_blocks):
         if result.outcome is Outcome.PASSED and old_block.out is not None:
             assert text[old_block.out.start : old_block.out.end] in new
+
+
+# Pages of many changed blocks, each shape a way promote edits: out blocks
+# inserted, removed, rewritten in a page without blank lines between blocks.
+CHANGED_PAGES = {
+    "inserted": lambda n: f"{F}python\nprint({n})\n{F}\n\n",
+    "removed": lambda n: f"{F}python\nx = {n}\n{F}\n\n{F}out\nstale\n{F}\n\n",
+    "rewritten, no blank lines": lambda n: f"{F}python\nprint({n})\n{F}\n{F}out\nstale\n{F}\n",
+}
+
+
+@pytest.mark.parametrize("shape", CHANGED_PAGES)
+def test_the_diff_of_many_changed_blocks_compares_lines_in_linear_work(shape, monkeypatch):
+    # 4,000 changed blocks took over 8 minutes: edits a few lines apart merged,
+    # with their context, into one region that difflib compared whole.
+    from rune.literate import promote
+
+    text = "".join(map(CHANGED_PAGES[shape], range(4000)))
+    page = parse_page(text, "page.md")
+    edits = promote._edits(page, PageRunner(page).run_all())
+    budget = 20 * text.count("\n")  # lines of old times lines of new, all comparisons
+    compared = []
+    real = promote.difflib.SequenceMatcher.get_opcodes
+
+    def counted(matcher):
+        compared.append(len(matcher.a) * len(matcher.b))
+        assert sum(compared) <= budget, f"{len(compared)} comparisons of {compared[-1]} pairs"
+        return real(matcher)
+
+    monkeypatch.setattr(promote.difflib.SequenceMatcher, "get_opcodes", counted)
+    diff = promote.PromotedPage("page.md", text, promote._apply(text, edits), edits=edits).diff()
+    changed_lines = [line for line in diff.splitlines()[2:] if line[:1] in "+-"]
+    assert len(changed_lines) >= len(edits) == 4000  # every change is in it
+
+
+def test_a_page_with_cr_only_line_endings_runs_and_is_promoted_in_them(tmp_path):
+    # Lines ended at \n only, so such a page was one line: no blocks, silently.
+    text = f"# Old Mac\r\r{F}python\rprint(1)\r{F}\r\r{F}python\rprint(2)\r{F}\r\r{F}out\r3\r{F}\r"
+    page = parse_page(text, "page.md")
+    assert [block.line for block in page.python_blocks] == [3, 7]
+    assert [r.outcome for r in PageRunner(page).run_all()] == [Outcome.MISSING_OUT,
+                                                                Outcome.MISMATCH]
+    path = tmp_path / "page.md"
+    path.write_bytes(text.encode())
+    promoted = promote_page(path)
+    assert promoted.new_text == text.replace(f"print(1)\r{F}\r", f"print(1)\r{F}\r\r{F}out\r1\r{F}\r"
+                                             ).replace("3\r", "2\r")
+    assert "\n" not in promoted.new_text
+    assert "\n-3\n+2\n" in promoted.diff()  # a diff of lines, not one "No newline" each

@@ -226,3 +226,19 @@ def test_bad_arguments_raise_type_errors_naming_them(call, message):
     # read_page(5) read file descriptor 5.
     with pytest.raises(TypeError, match=message):
         call(rune.literate)
+
+
+def test_bytes_written_to_sys_stdout_buffer_are_output_in_order():
+    # sys.stdout.buffer was missing: AttributeError naming the internal _BlockOutput.
+    code = (
+        "import sys\n"
+        "print('text first')\n"
+        "sys.stdout.buffer.write('bytes: caf\\u00e9\\n'.encode())\n"
+        "sys.stdout.buffer.write(b'split: \\xc3')  # half of a character...\n"
+        "sys.stdout.buffer.write(b'\\xa9\\n')  # ...and the other half\n"
+        "sys.stdout.buffer.flush()\n"
+        "print('text last', sys.stdout.encoding)\n"
+    )
+    (result,) = run(f"{F}python\n{code}{F}\n")
+    assert result.outcome is Outcome.MISSING_OUT, result.report()
+    assert result.output == "text first\nbytes: café\nsplit: é\ntext last utf-8\n"

@@ -1,6 +1,8 @@
 """Shell blocks: on a page with a `shell` directive, ```console/```bash blocks with `$ ` prompts run."""
 
+import gc
 import os
+import tempfile
 
 import pytest
 
@@ -86,3 +88,39 @@ def test_a_command_past_its_timeout_is_stopped():
 def test_every_shell_language_runs(language):
     (result,) = run(f"<!-- literate: shell -->\n{F}{language}\n$ echo 1\n2\n{F}\n")
     assert result.outcome is Outcome.MISMATCH
+
+
+def test_a_timed_out_session_leaves_no_temporary_directory(tmp_path, monkeypatch):
+    # The worker was killed at the timeout, before it could remove its directory.
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    page = parse_page(
+        f"<!-- literate: shell -->\n<!-- literate: timeout 1 -->\n{F}console\n$ sleep 30\n{F}\n",
+        "page.md",
+    )
+    (result,) = IsolatedPageRunner(page).run_all()
+    assert result.outcome is Outcome.TIMED_OUT
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("literate-shell-")] == []
+
+
+def test_a_command_sent_to_the_background_does_not_block_the_session():
+    # `$ cmd &` waited for cmd to end: its output pipe stayed open.
+    page = parse_page(
+        f"<!-- literate: shell -->\n<!-- literate: timeout 5 -->\n"
+        f"{F}console\n$ sleep 60 &\n$ echo next\nnext\n{F}\n",
+        "page.md",
+    )
+    (result,) = IsolatedPageRunner(page).run_all()
+    assert result.outcome is Outcome.PASSED, result.report()
+
+
+def test_a_page_left_before_its_last_block_still_removes_its_directory():
+    # As under pytest -k: the runner is dropped without running the last block.
+    page = parse_page(f"<!-- literate: shell -->\n{F}console\n$ pwd\n{F}\n\n"
+                      f"{F}console\n$ true\n{F}\n", "page.md")
+    runner = IsolatedPageRunner(page)
+    directory = runner.run_block(page.python_blocks[0]).output.split("\n")[1]
+    assert os.path.isdir(directory)
+    del runner
+    gc.collect()
+    assert not os.path.exists(directory)
