@@ -250,6 +250,10 @@ SWEEP: dict[str, Case] = {
     # stats: the distributions' functions, by "scipy.stats.norm.logpdf"
     "scipy.stats.norm.logpdf": binary(stats.norm.logpdf, y=(0.5, 2.0)),
     "scipy.stats.norm.logcdf": unary(stats.norm.logcdf, -25.0, 3.0),
+    "scipy.stats.norm.sf": unary(stats.norm.sf, -3.0, 25.0),
+    "scipy.stats.norm.logsf": unary(stats.norm.logsf, -3.0, 25.0),
+    **{f"scipy.stats.chi2.{f}": unary(lambda x, f=f: getattr(stats.chi2, f)(x, 3.5), 0.5, 6.0)
+       for f in ("logpdf", "logcdf", "sf", "logsf")},
     "scipy.stats.t.logpdf": binary(stats.t.logpdf, y=(1.0, 5.0)),
     "scipy.stats.gamma.logpdf": binary(stats.gamma.logpdf, (0.5, 3.0), (0.5, 3.0)),
     "scipy.stats.beta.logpdf": Case(stats.beta.logpdf, (((3,), 0.1, 0.9), ((3,), 0.5, 3.0),
