@@ -229,6 +229,8 @@ SWEEP: dict[str, Case] = {
     "scipy.special.erfinv": unary(special.erfinv, -0.9, 0.9),
     "scipy.special.erfcinv": unary(special.erfcinv, 0.1, 1.9),
     "scipy.special.logit": unary(special.logit, 0.1, 0.9),
+    "scipy.special.rgamma": unary(special.rgamma, -2.8, 3.0),
+    "scipy.special.multigammaln": unary(lambda a: special.multigammaln(a, 3), 1.5, 4.0),
     "scipy.special.polygamma": unary(lambda x: special.polygamma(2, x), 0.5, 3.0),
     **{f"scipy.special.{n}": binary(getattr(special, n), (0.5, 3.0), (0.5, 3.0)) for n in (
         "beta", "betaln")},
@@ -289,6 +291,8 @@ NO_DERIVATIVE: dict[str, str] = {
         "logical_or", "logical_xor", "logical_not", "isnan", "isfinite", "isinf", "all", "any",
         "iscomplex", "isreal")},
     "nx.argmax": "integer output", "nx.argmin": "integer output",
+    "scipy.special.gammasgn": "piecewise constant (a sign): derivative zero, checked in "
+                              "tests/test_scipy_more.py",
     "nx.allclose": "returns a Python bool",
     "nx.linalg.matrix_rank": "integer output (a count of singular values)",
     "nx.random.default_rng": "a random generator (its draws are constants)",

@@ -79,3 +79,58 @@ def test_gammainc_keeps_its_digits_far_below_a_large_shape():
                                    rtol=1e-12)
         np.testing.assert_allclose(special.gammaincc(nx.array(a), 1 / x).numpy(),
                                    sp.gammaincc(a, 1 / x), rtol=1e-12)
+
+
+# ------------------------------------------------- gammasgn, rgamma, multigammaln
+
+GAMMA_EDGES = np.array([0.0, -0.0, -1.0, -2.0, -3.0, -200.0, np.inf, -np.inf, np.nan, 171.7,
+                        200.0, -200.5, -170.5])
+
+
+def test_gammasgn_and_rgamma_match_scipy_on_a_grid_and_at_the_poles():
+    x = np.concatenate([np.linspace(-30.25, 180.0, 2001), np.linspace(-3, 3, 601)[1::2],
+                        GAMMA_EDGES])
+    np.testing.assert_array_equal(special.gammasgn(nx.array(x)).numpy(), sp.gammasgn(x))
+    assert special.gammasgn(nx.array(x, dtype=nx.float32)).dtype == nx.float32
+    with np.errstate(all="ignore"):
+        np.testing.assert_allclose(special.rgamma(nx.array(x)).numpy(), sp.rgamma(x),
+                                   rtol=1e-13, atol=1e-300)
+    assert special.rgamma(nx.array(x, dtype=nx.float32)).dtype == nx.float32
+
+
+def test_rgamma_differentiates_through_the_poles():
+    x = nx.array([-2.3, -0.6, 0.2, 0.7, 3.0, 30.0])
+    rune.check_grads(special.rgamma, (x,), order=2)
+    # at -n the derivative of 1/gamma is (-1)^n n!; elsewhere -digamma(x) / gamma(x)
+    poles = nx.array([0.0, -1.0, -2.0, -3.0])
+    g = rune.grad(lambda x: nx.sum(special.rgamma(x)))
+    np.testing.assert_allclose(g(poles).numpy(), [1.0, -1.0, 2.0, -6.0], rtol=1e-14)
+    np.testing.assert_allclose(g(x).numpy(), -sp.digamma(x.numpy()) * sp.rgamma(x.numpy()),
+                               rtol=1e-12)
+    rune.check_grads(special.rgamma, (poles,), order=2)
+    assert rune.grad(lambda x: nx.sum(special.gammasgn(x)))(x).numpy().tolist() == [0.0] * 6
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 7])
+def test_multigammaln_matches_scipy_and_is_nan_outside_its_domain(d):
+    a = np.linspace((d - 1) / 2 + 0.01, 60, 300)
+    np.testing.assert_allclose(special.multigammaln(nx.array(a), d).numpy(),
+                               sp.multigammaln(a, d), rtol=1e-13)
+    assert np.isnan(special.multigammaln(nx.array([(d - 1) / 2, -1.0]), d).numpy()).all()
+    g = rune.grad(lambda a: nx.sum(special.multigammaln(a, d)))(nx.array(a[:5]))
+    expected = sum(sp.digamma(a[:5] - j / 2) for j in range(d))
+    np.testing.assert_allclose(g.numpy(), expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("d", [0, 2.0, True, "3"])
+def test_multigammaln_rejects_a_dimension_that_is_not_a_positive_int(d):
+    with pytest.raises(ValueError, match="d must be a positive int.*got"):
+        special.multigammaln(3.0, d)
+
+
+def test_gamma_family_under_vmap_and_jit():
+    x = nx.array([[0.2, -1.5], [3.0, 2.0]])
+    for fn in (special.rgamma, lambda a: special.multigammaln(nx.abs(a) + 2, 3)):
+        assert_vmap_matches_loop(fn, x)
+        g = rune.grad(lambda x, fn=fn: nx.sum(fn(x)))
+        np.testing.assert_allclose(rune.jit(g)(x).numpy(), g(x).numpy(), rtol=1e-14)
