@@ -34,6 +34,7 @@ from rune.primitives import sorting as O
 from rune.primitives import updates as U
 from rune.primitives import special as Z
 from rune.primitives import incomplete as G
+from rune.primitives import bessel as B
 from tests.programs import checkpointed, custom_tanh
 
 # ------------------------------------------------------------ the registry
@@ -565,6 +566,11 @@ CASES = {
         lambda x: Z.polygamma(x, n=n), uniform(0.5, 3.0))),
     Z.sinc_derivative.primitive: st.integers(0, 2).flatmap(lambda k: unary(
         lambda x: Z.sinc_derivative(x, k=k))),
+    # Bessel functions of integer order (each branch: series, recurrence, asymptotic)
+    B.bessel_jn.primitive: st.tuples(st.integers(-3, 4), st.sampled_from([1.5, 10.0, 40.0])).flatmap(
+        lambda nx_: unary(lambda x, n=nx_[0]: B.bessel_jn(x, n=n), uniform(-nx_[1], nx_[1]))),
+    B.bessel_yn.primitive: st.tuples(st.integers(-3, 4), st.sampled_from([1.5, 10.0, 40.0])).flatmap(
+        lambda nx_: unary(lambda x, n=nx_[0]: B.bessel_yn(x, n=n), uniform(0.3, nx_[1]))),
     # elementwise, two or three arguments
     **{getattr(E, name).primitive: binary(getattr(E, name)) for name in [
         "hypot", "logaddexp", "logaddexp2"]},

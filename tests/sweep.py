@@ -230,6 +230,10 @@ SWEEP: dict[str, Case] = {
     "scipy.special.erfcinv": unary(special.erfcinv, 0.1, 1.9),
     "scipy.special.logit": unary(special.logit, 0.1, 0.9),
     "scipy.special.rgamma": unary(special.rgamma, -2.8, 3.0),
+    **{f"scipy.special.{n}": unary(getattr(special, n), 0.5, 30.0) for n in (
+        "j0", "j1", "y0", "y1")},
+    "scipy.special.jn": unary(lambda x: special.jn(3, x), -30.0, 30.0),
+    "scipy.special.yn": unary(lambda x: special.yn(3, x), 0.5, 30.0),
     "scipy.special.multigammaln": unary(lambda a: special.multigammaln(a, 3), 1.5, 4.0),
     "scipy.special.polygamma": unary(lambda x: special.polygamma(2, x), 0.5, 3.0),
     **{f"scipy.special.{n}": binary(getattr(special, n), (0.5, 3.0), (0.5, 3.0)) for n in (

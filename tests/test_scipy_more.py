@@ -134,3 +134,77 @@ def test_gamma_family_under_vmap_and_jit():
         assert_vmap_matches_loop(fn, x)
         g = rune.grad(lambda x, fn=fn: nx.sum(fn(x)))
         np.testing.assert_allclose(rune.jit(g)(x).numpy(), g(x).numpy(), rtol=1e-14)
+
+
+# ------------------------------------------- Bessel functions of integer order
+
+BESSEL_GRID = np.concatenate([np.linspace(-1000, 1000, 20001), np.linspace(-30, 30, 6001),
+                              [1e-300, 1e-10, 1.9999, 2.0, 2.0001, 24.9999, 25.0, 25.0001,
+                               np.inf, -np.inf, np.nan, 0.0, -0.0]])
+
+
+def _assert_close_to_scipy(got, expected, bound):
+    """|got - expected| <= bound * max(1, |expected|), and the same nan and inf places."""
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+    np.testing.assert_array_equal(np.isposinf(got), np.isposinf(expected))
+    np.testing.assert_array_equal(np.isneginf(got), np.isneginf(expected))
+    finite = np.isfinite(expected)
+    error = np.abs(got[finite] - expected[finite]) / np.maximum(1, np.abs(expected[finite]))
+    assert error.max() <= bound, (error.max(), got[finite][error.argmax()])
+
+
+@pytest.mark.parametrize("name, n", [("j0", None), ("j1", None), ("y0", None), ("y1", None),
+                                     ("jn", 0), ("jn", 2), ("jn", 5), ("jn", 10), ("jn", -3),
+                                     ("yn", 2), ("yn", 7), ("yn", -4)])
+def test_bessel_functions_match_scipy_on_a_dense_grid(name, n):
+    args = () if n is None else (n,)
+    with np.errstate(all="ignore"):
+        expected = getattr(sp, name)(*args, BESSEL_GRID)
+        got = getattr(special, name)(*args, nx.array(BESSEL_GRID)).numpy()
+    _assert_close_to_scipy(got, expected, 3e-15)
+    assert getattr(special, name)(*args, nx.array([1.5], dtype=nx.float32)).dtype == nx.float32
+
+
+@pytest.mark.parametrize("n", [30, 100])
+def test_bessel_functions_of_high_order_match_scipy(n):
+    x = np.concatenate([np.linspace(0.1, 1000, 8001), [n - 0.5, n, n + 0.5]])
+    _assert_close_to_scipy(special.jn(n, nx.array(x)).numpy(), sp.jn(n, x), 2e-14 * n / 30)
+    x = x[sp.yn(n, x) > -1e300]  # where scipy's does not overflow
+    _assert_close_to_scipy(special.yn(n, nx.array(x)).numpy(), sp.yn(n, x), 2e-15 * n)
+
+
+def test_bessel_derivatives_are_the_recurrence_to_order_three():
+    x = nx.array([0.3, 1.9, 2.1, 7.0, 24.0, 26.0, 80.0])
+    for fn in (special.j0, special.j1, special.y0, special.y1, lambda x: special.jn(4, x),
+               lambda x: special.yn(3, x), lambda x: special.jn(-2, -x)):
+        rune.check_grads(fn, (x,), order=3)
+    g = rune.grad(lambda x: nx.sum(special.j0(x)))
+    np.testing.assert_allclose(g(x).numpy(), -sp.j1(x.numpy()), rtol=1e-13, atol=1e-16)
+    g = rune.grad(lambda x: nx.sum(special.yn(3, x)))
+    np.testing.assert_allclose(g(x).numpy(), sp.yvp(3, x.numpy()), rtol=1e-12)
+    # at 0: j1' = 1/2, j0'' = -1/2, jn(2)'' = 1/4
+    zero = nx.array(0.0)
+    assert rune.grad(special.j1)(zero).item() == pytest.approx(0.5, abs=1e-15)
+    assert rune.grad(rune.grad(special.j0))(zero).item() == pytest.approx(-0.5, abs=1e-15)
+    assert rune.grad(rune.grad(lambda x: special.jn(2, x)))(zero).item() == pytest.approx(0.25)
+
+
+def test_bessel_orders_are_whole_numbers_and_may_be_arrays():
+    x = nx.array([[0.5], [3.0]])
+    orders = np.array([0, 1, 4])
+    np.testing.assert_allclose(special.jn(orders, x).numpy(), sp.jn(orders, x.numpy()),
+                               rtol=1e-13)
+    np.testing.assert_allclose(special.yn(orders, x).numpy(), sp.yn(orders, x.numpy()),
+                               rtol=1e-13)
+    with pytest.raises(ValueError, match="jn: n must be a whole number, got 1.5"):
+        special.jn(1.5, x)
+    with pytest.raises(TypeError, match="y0"):
+        special.y0(nx.array([1j]))
+
+
+def test_bessel_functions_under_vmap_and_jit():
+    x = nx.array([[0.2, 1.0, 30.0], [3.0, 2.0, 12.0]])
+    for fn in (special.j0, special.y1, lambda x: special.jn(3, x), lambda x: special.yn(2, x)):
+        assert_vmap_matches_loop(fn, x)
+        g = rune.grad(lambda x, fn=fn: nx.sum(fn(x)))
+        np.testing.assert_allclose(rune.jit(g)(x).numpy(), g(x).numpy(), rtol=1e-14)

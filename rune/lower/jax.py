@@ -500,3 +500,25 @@ class _NoChange:
 
 
 _NO_CHANGE = _NoChange()
+
+
+# ------------------------------------- issue 25's new primitives (kept apart)
+# jax.scipy.special has no y0, y1 or yn, and its bessel_jn runs a fixed 50-step
+# recurrence that loses digits for large x (and gives J only): both Bessel
+# primitives lower to rune's own algorithm, written once for numpy and
+# jax.numpy alike (rune/primitives/bessel.py), so the backends agree.
+
+from ..primitives import bessel as _bessel  # noqa: E402
+
+
+def _bessel_lowering(values):
+    def lowering(x, n):
+        return values(jnp.asarray(x, dtype=jnp.result_type(x, float)).astype(jnp.float64),
+                      n, jnp)
+    return lowering
+
+
+LOWERINGS.update({
+    "bessel_jn": _bessel_lowering(_bessel.jn_values),
+    "bessel_yn": _bessel_lowering(_bessel.yn_values),
+})
