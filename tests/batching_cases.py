@@ -569,6 +569,9 @@ CASES = {
     # Bessel functions of integer order (each branch: series, recurrence, asymptotic)
     B.bessel_jn.primitive: st.tuples(st.integers(-3, 4), st.sampled_from([1.5, 10.0, 40.0])).flatmap(
         lambda nx_: unary(lambda x, n=nx_[0]: B.bessel_jn(x, n=n), uniform(-nx_[1], nx_[1]))),
+    **{getattr(B, name).primitive: broadcasting_shapes(2).map(lambda ss, name=name: Case(
+        name, getattr(B, name), ss, [uniform(-2.5, 3.0), uniform(0.1, 50.0)], (1,)))
+       for name in ["iv", "ive"]},  # no derivative in the order (it raises)
     B.bessel_yn.primitive: st.tuples(st.integers(-3, 4), st.sampled_from([1.5, 10.0, 40.0])).flatmap(
         lambda nx_: unary(lambda x, n=nx_[0]: B.bessel_yn(x, n=n), uniform(0.3, nx_[1]))),
     # elementwise, two or three arguments

@@ -234,6 +234,9 @@ SWEEP: dict[str, Case] = {
         "j0", "j1", "y0", "y1")},
     "scipy.special.jn": unary(lambda x: special.jn(3, x), -30.0, 30.0),
     "scipy.special.yn": unary(lambda x: special.yn(3, x), 0.5, 30.0),
+    # iv, ive: every order in x; none in v (tests/test_scipy_more.py checks that it raises)
+    **{f"scipy.special.{n}": unary(lambda x, n=n: getattr(special, n)(
+        nx.array([-1.5, 0.5, 3.0]), x), 0.5, 50.0) for n in ("iv", "ive")},
     "scipy.special.multigammaln": unary(lambda a: special.multigammaln(a, 3), 1.5, 4.0),
     "scipy.special.polygamma": unary(lambda x: special.polygamma(2, x), 0.5, 3.0),
     **{f"scipy.special.{n}": binary(getattr(special, n), (0.5, 3.0), (0.5, 3.0)) for n in (

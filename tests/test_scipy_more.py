@@ -208,3 +208,54 @@ def test_bessel_functions_under_vmap_and_jit():
         assert_vmap_matches_loop(fn, x)
         g = rune.grad(lambda x, fn=fn: nx.sum(fn(x)))
         np.testing.assert_allclose(rune.jit(g)(x).numpy(), g(x).numpy(), rtol=1e-14)
+
+
+# ---------------------------------- modified Bessel function of real order
+
+IV_ORDERS = [-7.5, -2.5, -2.0, -1.0, -0.5, 0.0, 0.3, 1.0, 2.5, 7.0, 20.0, 50.0, 120.0]
+
+
+@pytest.mark.parametrize("name", ["iv", "ive"])
+@pytest.mark.parametrize("v", IV_ORDERS)
+def test_iv_and_ive_match_scipy_on_a_dense_grid(name, v):
+    x = np.concatenate([np.linspace(-50, 50, 1001), np.linspace(50, 650, 1201), [1e-5]])
+    with np.errstate(all="ignore"):
+        expected = getattr(sp, name)(v, x)
+        got = getattr(special, name)(v, nx.array(x)).numpy()
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+    np.testing.assert_allclose(got, expected, rtol=3e-13, atol=1e-300)
+
+
+def test_iv_edges_are_scipys_where_scipy_is_right():
+    v = np.array([-0.5, 0.0, 0.5, -1.0, -2.5, 2.0, np.inf, np.nan, 1.0])
+    for x in (0.0, -1.0, np.inf, -np.inf, np.nan):
+        with np.errstate(all="ignore"):
+            np.testing.assert_allclose(special.iv(nx.array(v), x).numpy(), sp.iv(v, x),
+                                       rtol=1e-15)
+    np.testing.assert_array_equal(special.ive(nx.array(v[:6]), 0.0).numpy(), sp.ive(v[:6], 0.0))
+    # scipy rounds iv(1, 1e-300) to 0; it is x / 2 there
+    assert special.iv(1.0, 1e-300).item() == pytest.approx(5e-301, rel=1e-15)
+    np.testing.assert_allclose(special.ive(2.5, nx.array([1e4, 1e6])).numpy(),
+                               sp.ive(2.5, np.array([1e4, 1e6])), rtol=1e-14)
+
+
+def test_iv_and_ive_differentiate_in_x_and_raise_in_the_order():
+    x = nx.array([0.3, 2.0, 39.0, 45.0, -1.5])
+    v = nx.array([0.5, 1.0, 2.5, 0.0, 2.0])
+    rune.check_grads(lambda x: special.iv(v, x), (x,), order=3)
+    rune.check_grads(lambda x: special.ive(v, x), (x,), order=3)
+    g = rune.grad(lambda x: nx.sum(special.iv(v, x)))(x)
+    np.testing.assert_allclose(g.numpy(), sp.ivp(v.numpy(), x.numpy()), rtol=1e-12)
+    for fn in (special.iv, special.ive):
+        with pytest.raises(NotImplementedError, match="derivative with respect to the order v"):
+            rune.grad(lambda v: nx.sum(fn(v, x)))(v)
+        with pytest.raises(NotImplementedError, match="order v"):
+            rune.jvp(lambda v: fn(v, x), (v,), (v,))
+
+
+def test_iv_under_vmap_and_jit():
+    x = nx.array([[0.2, 1.0, 60.0], [3.0, 2.0, 12.0]])
+    for fn in (lambda x: special.iv(1.5, x), lambda x: special.ive(nx.array([0.0, 2.0, -0.5]), x)):
+        assert_vmap_matches_loop(fn, x)
+        g = rune.grad(lambda x, fn=fn: nx.sum(fn(x)))
+        np.testing.assert_allclose(rune.jit(g)(x).numpy(), g(x).numpy(), rtol=1e-14)

@@ -28,14 +28,14 @@ from ..primitives import incomplete as _inc
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from ..primitives import special as _p
-from ._gamma_bessel import _by_order, _gamma_sign, gammasgn, j0, j1, jn, multigammaln, rgamma, \
-    y0, y1, yn
+from ._gamma_bessel import _by_order, _gamma_sign, gammasgn, iv, ive, j0, j1, jn, multigammaln, \
+    rgamma, y0, y1, yn
 
 __all__ = [
     "erf", "erfc", "erfinv", "erfcinv", "gamma", "gammaln", "digamma", "psi", "polygamma", "beta",
     "betaln", "expit", "logit", "xlogy", "xlog1py", "logsumexp", "softmax", "log_softmax",
     "i0", "i1", "i0e", "i1e", "gammainc", "gammaincc", "betainc", "gammasgn", "rgamma",
-    "multigammaln", "j0", "j1", "jn", "y0", "y1", "yn",
+    "multigammaln", "j0", "j1", "jn", "y0", "y1", "yn", "iv", "ive",
 ]
 
 
