@@ -35,6 +35,7 @@ from rune.primitives import updates as U
 from rune.primitives import special as Z
 from rune.primitives import incomplete as G
 from rune.primitives import bessel as B
+from rune.primitives import matrix_functions as M
 from tests.programs import checkpointed, custom_tanh
 
 # ------------------------------------------------------------ the registry
@@ -99,6 +100,11 @@ def rank_deficient(rng, shape):
 def positive_definite(rng, shape):
     a = rng.standard_normal(shape)
     return a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])
+
+
+def _near_twice_identity(rng, shape):
+    """2 I + small noise: eigenvalues in the right half-plane, so a real principal square root."""
+    return 0.3 * rng.standard_normal(shape) + 2 * np.eye(shape[-1])
 
 
 def singular_values_apart(rng, shape):
@@ -635,6 +641,8 @@ CASES = {
     L.logabsdet.primitive: square(L.logabsdet),
     L.sign_of_det.primitive: square(L.sign_of_det, normal, differentiable=False),
     L.cholesky.primitive: square(L.cholesky, positive_definite),
+    M.sqrtm.primitive: st.sampled_from([positive_definite, _near_twice_identity]).flatmap(
+        lambda sampler: square(M.sqrtm, sampler)),
     L.svd_vectors.primitive: st.sampled_from(["u", "vh"]).flatmap(lambda which: rectangular(
         lambda a: L.svd_vectors(a, which=which), "svd_vectors")),
     L.singular_values.primitive: rectangular(L.singular_values, "singular_values"),

@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from rune import nx
-from rune.scipy import signal, special, stats
+from rune.scipy import linalg, signal, special, stats
 
 NAMESPACES = {"nx": nx, "nx.linalg": nx.linalg, "nx.fft": nx.fft, "nx.random": nx.random,
-              "scipy.special": special, "scipy.signal": signal}
+              "scipy.special": special, "scipy.signal": signal, "scipy.linalg": linalg}
 
 
 class Case(NamedTuple):
@@ -256,6 +256,12 @@ SWEEP: dict[str, Case] = {
                                   (((3, 4), -1, 1), ((2, 2), -1, 1)), True),
     "scipy.signal.correlate": Case(lambda a, v: signal.correlate(a, v, method="fft"),
                                    (((3, 4), -1, 1), ((2, 2), -1, 1)), True),
+    # scipy.linalg (sqrtm's matrices kept near 3 I: a real principal root)
+    "scipy.linalg.sqrtm": Case(lambda a: linalg.sqrtm(0.3 * a + 3 * nx.eye(3)), (M,), True),
+    "scipy.linalg.solve_sylvester": Case(lambda a, b, q: linalg.solve_sylvester(
+        a + 3 * nx.eye(3), b + 2 * nx.eye(2), q), (M, ((2, 2), -1, 1), ((3, 2), -1, 1)), True),
+    "scipy.linalg.solve_banded": Case(lambda ab, b: linalg.solve_banded(
+        (1, 1), ab + nx.array([[0.0], [4.0], [0.0]]), b), (((3, 4), -1, 1), ((4,), -1, 1)), True),
     # stats: the distributions' functions, by "scipy.stats.norm.logpdf"
     "scipy.stats.norm.logpdf": binary(stats.norm.logpdf, y=(0.5, 2.0)),
     "scipy.stats.norm.logcdf": unary(stats.norm.logcdf, -25.0, 3.0),

@@ -527,3 +527,7 @@ UNSUPPORTED.update({
           "series runs per element until its terms fall below eps (up to thousands of "
           "terms for large x), a loop XLA cannot bound in advance"
     for name in ("iv", "ive")})
+UNSUPPORTED["sqrtm"] = (
+    "the numpy backend raises for a real matrix whose principal root is complex (a negative "
+    "real eigenvalue) and keeps the input's dtype, where jax.scipy.linalg.sqrtm always returns "
+    "complex and a compiled program cannot raise on the values")
