@@ -17,10 +17,11 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from rune import nx
-from rune.scipy import linalg, signal, special, stats
+from rune.scipy import integrate, linalg, signal, special, stats
 
 NAMESPACES = {"nx": nx, "nx.linalg": nx.linalg, "nx.fft": nx.fft, "nx.random": nx.random,
-              "scipy.special": special, "scipy.signal": signal, "scipy.linalg": linalg}
+              "scipy.special": special, "scipy.signal": signal, "scipy.linalg": linalg,
+              "scipy.integrate": integrate}
 
 
 class Case(NamedTuple):
@@ -304,6 +305,9 @@ NO_DERIVATIVE: dict[str, str] = {
         "logical_or", "logical_xor", "logical_not", "isnan", "isfinite", "isinf", "all", "any",
         "iscomplex", "isreal")},
     "nx.argmax": "integer output", "nx.argmin": "integer output",
+    "scipy.integrate.odeint": "reverse mode, first order only (a custom_vjp by the adjoint "
+                              "method): tests/test_integrate.py checks its gradients against "
+                              "closed forms and finite differences",
     "scipy.special.gammasgn": "piecewise constant (a sign): derivative zero, checked in "
                               "tests/test_scipy_more.py",
     "nx.allclose": "returns a Python bool",
