@@ -259,3 +259,26 @@ def test_iv_under_vmap_and_jit():
         assert_vmap_matches_loop(fn, x)
         g = rune.grad(lambda x, fn=fn: nx.sum(fn(x)))
         np.testing.assert_allclose(rune.jit(g)(x).numpy(), g(x).numpy(), rtol=1e-14)
+
+
+def test_the_jax_backend_gives_the_numpy_backends_numbers():
+    pytest.importorskip("jax", reason="the JAX backend needs the [jax] extra")
+    x = nx.array(np.concatenate([np.linspace(-40, 40, 321), [0.0, 1e-300]]))
+    positive = nx.abs(x) + 0.1
+    functions = {
+        "j0": special.j0, "j1": special.j1, "y0": lambda x: special.y0(nx.abs(x)),
+        "y1": lambda x: special.y1(nx.abs(x)), "jn": lambda x: special.jn(7, x),
+        "yn": lambda x: special.yn(4, nx.abs(x) + 0.5), "rgamma": special.rgamma,
+        "gammasgn": special.gammasgn, "multigammaln": lambda x: special.multigammaln(
+            nx.abs(x) + 1.5, 3),
+        "norm.sf": stats.norm.sf, "norm.logsf": stats.norm.logsf,
+        "chi2.logsf": lambda x: stats.chi2.logsf(nx.abs(x), 3.0),
+    }
+    for name, fn in functions.items():
+        eager = fn(x).numpy()
+        on_jax = rune.jit(fn, backend="jax")(x).numpy()
+        with np.errstate(invalid="ignore"):
+            np.testing.assert_allclose(on_jax, eager, rtol=1e-12, atol=1e-15, err_msg=name)
+        g = rune.grad(lambda x, fn=fn: nx.sum(fn(x)))
+        np.testing.assert_allclose(rune.jit(g, backend="jax")(positive).numpy(),
+                                   g(positive).numpy(), rtol=1e-12, atol=1e-15, err_msg=name)
