@@ -102,6 +102,10 @@ def positive_definite(rng, shape):
     return a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])
 
 
+# how far the Bessel cases sample: within the series, Miller's and Hankel's ranges
+_BESSEL_REACH = st.sampled_from([1.5, 10.0, 40.0])
+
+
 def _near_twice_identity(rng, shape):
     """2 I + small noise: eigenvalues in the right half-plane, so a real principal square root."""
     return 0.3 * rng.standard_normal(shape) + 2 * np.eye(shape[-1])
@@ -573,13 +577,13 @@ CASES = {
     Z.sinc_derivative.primitive: st.integers(0, 2).flatmap(lambda k: unary(
         lambda x: Z.sinc_derivative(x, k=k))),
     # Bessel functions of integer order (each branch: series, recurrence, asymptotic)
-    B.bessel_jn.primitive: st.tuples(st.integers(-3, 4), st.sampled_from([1.5, 10.0, 40.0])).flatmap(
-        lambda nx_: unary(lambda x, n=nx_[0]: B.bessel_jn(x, n=n), uniform(-nx_[1], nx_[1]))),
+    B.bessel_jn.primitive: st.tuples(st.integers(-3, 4), _BESSEL_REACH).flatmap(
+        lambda nr: unary(lambda x, n=nr[0]: B.bessel_jn(x, n=n), uniform(-nr[1], nr[1]))),
     **{getattr(B, name).primitive: broadcasting_shapes(2).map(lambda ss, name=name: Case(
         name, getattr(B, name), ss, [uniform(-2.5, 3.0), uniform(0.1, 50.0)], (1,)))
        for name in ["iv", "ive"]},  # no derivative in the order (it raises)
-    B.bessel_yn.primitive: st.tuples(st.integers(-3, 4), st.sampled_from([1.5, 10.0, 40.0])).flatmap(
-        lambda nx_: unary(lambda x, n=nx_[0]: B.bessel_yn(x, n=n), uniform(0.3, nx_[1]))),
+    B.bessel_yn.primitive: st.tuples(st.integers(-3, 4), _BESSEL_REACH).flatmap(
+        lambda nr: unary(lambda x, n=nr[0]: B.bessel_yn(x, n=n), uniform(0.3, nr[1]))),
     # elementwise, two or three arguments
     **{getattr(E, name).primitive: binary(getattr(E, name)) for name in [
         "hypot", "logaddexp", "logaddexp2"]},

@@ -194,7 +194,7 @@ j1 = _bessel(_b.bessel_jn, 1, "j1", """The Bessel function of the first kind, or
     >>> print(special.j1(nx.array([0.0, 1.0, -1.0])))
     float64 [3] [0, 0.44005058574493355, -0.44005058574493355]
     """)
-y0 = _bessel(_b.bessel_yn, 0, "y0", """The Bessel function of the second kind, order 0 (-inf at 0, nan below).
+y0 = _bessel(_b.bessel_yn, 0, "y0", """Bessel's function of the second kind, order 0 (-inf at 0).
 """ + _BESSEL_NOTE + """
     Args:
       x: a real tensor, numpy array or number.
@@ -207,7 +207,7 @@ y0 = _bessel(_b.bessel_yn, 0, "y0", """The Bessel function of the second kind, o
     >>> print(special.y0(nx.array([0.0, 1.0])))
     float64 [2] [-inf, 0.088256964215677]
     """)
-y1 = _bessel(_b.bessel_yn, 1, "y1", """The Bessel function of the second kind, order 1 (-inf at 0, nan below).
+y1 = _bessel(_b.bessel_yn, 1, "y1", """Bessel's function of the second kind, order 1 (-inf at 0).
 """ + _BESSEL_NOTE + """
     Args:
       x: a real tensor, numpy array or number.

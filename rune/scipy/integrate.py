@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from .. import nx
+from .. import nx, ptree
 from ..nx import TracedValueError
 from ..calls import custom_vjp
 from ..detach import detach
@@ -133,22 +133,23 @@ def odeint(func, y0, t, *args, rtol=1.4e-8, atol=1.4e-8, mxstep=math.inf, hmax=m
     first order); under jit, vmap or forward mode it raises.
 
     Args:
-      func: f(y, t, *args) -> dy/dt, a function of tensors returning y's shape.
-        Values it depends on and that are differentiated must be in args
-        (a closure over them raises).
-      y0: the initial state, a real tensor (any shape).
+      func: f(y, t, *args) -> dy/dt, a function returning y's structure and
+        shapes. Values it depends on and that are differentiated must be in
+        args (a closure over them raises).
+      y0: the initial state: a real tensor (any shape), or a structure of
+        them (rune.ptree: tuples, lists, dicts...).
       t: the times, a 1-d increasing array; t[0] is y0's time.
-      *args: tensors or numbers passed to func (differentiable).
+      *args: tensors, numbers or structures of them passed to func (differentiable).
       rtol, atol: the relative and absolute error allowed per step.
       mxstep: the most steps allowed between two times of t.
       hmax: the largest step.
 
     Returns:
-      The states at t, of shape (len(t),) + y0.shape.
+      The states at t: y0's structure, each leaf of shape (len(t),) + its shape.
 
     Raises:
-      TypeError: y0 is complex or not numeric.
-      ValueError: t is not 1-d and strictly increasing; func returns another shape.
+      TypeError: y0 is complex or not numeric; an arg is not numeric.
+      ValueError: t is not 1-d and strictly increasing; func returns other shapes.
       RuntimeError: more than mxstep steps, or a step too small to progress.
 
     >>> from rune import nx
@@ -158,77 +159,70 @@ def odeint(func, y0, t, *args, rtol=1.4e-8, atol=1.4e-8, mxstep=math.inf, hmax=m
     True
     """
     fn = "rune.scipy.integrate.odeint"
-    y0 = as_tensor(y0, fn)
-    if y0.dtype.kind not in "fiu":
-        raise TypeError(f"{fn}: y0 must be real, got dtype {y0.dtype}")
-    y0 = y0 * 1.0
+    for leaf in ptree.leaves(y0):
+        dtype = as_tensor(leaf, fn).dtype
+        if dtype.kind not in "fiu":
+            raise TypeError(f"{fn}: y0 must be real, got a leaf of dtype {dtype}")
+    y_flat, unravel_y = ptree.ravel(ptree.map(lambda leaf: as_tensor(leaf, fn) * 1.0, y0))
+    a_flat, unravel_args = ptree.ravel(args)
     t = as_tensor(t, fn) * 1.0
     times = _values(detach(t))  # read to check it; its derivative goes through the rule
     if times.ndim != 1 or times.size < 1 or np.any(np.diff(times) <= 0):
         raise ValueError(f"{fn}: t must be a 1-d array of strictly increasing times, got "
                          f"{times!r}")
+    shapes = [leaf.shape for leaf in ptree.leaves(unravel_y(y_flat))]
+
+    def flat_func(y, time, a):
+        """func on one vector of y's leaves and one of the args' (what the solver steps)."""
+        dy = func(unravel_y(y), time, *unravel_args(a))
+        got = [as_tensor(leaf, fn).shape for leaf in ptree.leaves(dy)]
+        if got != shapes:
+            raise ValueError(f"{fn}: func returned leaves of shapes {got}, y0's are {shapes}")
+        return ptree.ravel(dy)[0] * 1.0
+
     options = dict(rtol=rtol, atol=atol, mxstep=mxstep, hmax=hmax)
-    return _odeint(func, options, y0, t, *args)
+    ys = _solve(flat_func, options, y_flat, t, a_flat * 1.0)
+    rows = [unravel_y(ys[i]) for i in range(len(times))]  # y's structure, time first
+    return ptree.map(lambda *leaves: nx.stack(leaves), *rows)
 
 
-def _odeint(func, options, y0, t, *args):
-    shape = y0.shape
-
-    def field(y, time, *values):
-        """func on flat numpy vectors, for the integrator."""
-        dy = func(nx.reshape(nx.array(y), shape), nx.array(time), *values)
-        dy = as_tensor(dy, "rune.scipy.integrate.odeint: func's result")
-        if dy.shape != shape:
-            raise ValueError(f"rune.scipy.integrate.odeint: func returned shape {dy.shape}, "
-                             f"y0's is {shape}")
-        return _values(dy).astype(np.float64).ravel()
+def _solve(flat_func, options, y0, t, a):
+    """The states (len(t), n) for flat_func on vectors, as a custom_vjp whose rule is
+    the adjoint integration."""
 
     @custom_vjp
-    def solve(y0, t, *args):
+    def solve(y0, t, a):
         with _reads_values():
-            values = [_values(a) if hasattr(a, "numpy") else a for a in args]
-            ys = _integrate(lambda y, time: field(y, time, *values), _values(y0).ravel(),
-                            _values(t), **options)
-        ys_tensor = nx.reshape(nx.array(ys), (len(ys),) + shape)
+            a_value = nx.array(_values(a))
+            ys = _integrate(lambda y, time: _values(flat_func(nx.array(y), nx.array(time),
+                                                              a_value)),
+                            _values(y0), _values(t), **options)
 
         def rule(g):
             with _reads_values():
-                return _adjoint(func, shape, options, ys, _values(t), args, values, _values(g))
-        return ys_tensor, rule
+                return _adjoint(flat_func, options, ys, _values(t), _values(a), _values(g))
+        return nx.array(ys), rule
 
-    return solve(y0, t, *args)
+    return solve(y0, t, a)
 
 
-def _adjoint(func, shape, options, ys, times, args, values, g):
-    """The cotangents of (y0, t, *args) for output cotangents g, by integrating the
+def _adjoint(flat_func, options, ys, times, a, g):
+    """The cotangents of (y0, t, args) for output cotangents g, by integrating the
     adjoint system back from times[-1] in reversed time s = -t (JAX's _odeint_rev)."""
     n = ys.shape[1]
-    g = g.reshape(len(times), n)
-    tensors = [i for i, a in enumerate(args) if hasattr(a, "numpy")]  # the differentiable ones
-    sizes = [np.size(values[i]) for i in tensors]
 
     def pullback(y, time, y_bar):
-        """(f(y, t), d<y_bar, f>/dy, .../dt, .../d args) by rune.vjp, on numpy values."""
-        def f_flat(y, time, *tensor_args):
-            full = list(values)
-            for i, a in zip(tensors, tensor_args):
-                full[i] = a
-            return nx.reshape(func(nx.reshape(y, shape), time, *full), (n,))
-        primals = (nx.array(y), nx.array(time)) + tuple(nx.array(values[i]) for i in tensors)
-        out, back = vjp(f_flat, *primals)
-        cts = back(nx.array(y_bar))
-        return _values(out), [np.asarray(_values(c), np.float64).ravel() for c in cts]
+        """(f(y, t), and <y_bar, f>'s derivatives in y, t and the args) by rune.vjp."""
+        out, back = vjp(flat_func, nx.array(y), nx.array(time), nx.array(a))
+        return _values(out), [np.asarray(_values(c), np.float64).ravel() for c in
+                              back(nx.array(y_bar))]
 
     def augmented(state, s):
-        """d/ds of (y, a, a_t, a_args) in reversed time s = -t."""
-        y, y_bar = state[:n], state[n:2 * n]
-        dy, (d_y, d_t, *d_args) = pullback(y, -s, y_bar)
-        return np.concatenate([-dy, d_y, d_t] + d_args)
+        """d/ds of (y, a_y, a_t, a_args) in reversed time s = -t."""
+        dy, (d_y, d_t, d_args) = pullback(state[:n], -s, state[n:2 * n])
+        return np.concatenate([-dy, d_y, d_t, d_args])
 
-    y_bar = g[-1].copy()
-    t_bar = np.zeros(len(times))
-    args_bar = np.zeros(sum(sizes))
-    t0_bar = 0.0
+    y_bar, t_bar, args_bar, t0_bar = g[-1].copy(), np.zeros(len(times)), np.zeros(a.size), 0.0
     for i in range(len(times) - 1, 0, -1):
         dy, _ = pullback(ys[i], times[i], y_bar)
         t_bar[i] = float(np.dot(dy, g[i]))
@@ -237,10 +231,4 @@ def _adjoint(func, shape, options, ys, times, args, values, g):
         state = _integrate(augmented, state, np.array([-times[i], -times[i - 1]]), **options)[-1]
         y_bar, t0_bar, args_bar = state[n:2 * n] + g[i - 1], state[2 * n], state[2 * n + 1:]
     t_bar[0] = t0_bar
-    cts = [nx.reshape(nx.array(y_bar), shape), nx.array(t_bar)]
-    args_cts = [None] * len(args)
-    offset = 0
-    for i, size in zip(tensors, sizes):
-        args_cts[i] = nx.reshape(nx.array(args_bar[offset:offset + size]), np.shape(values[i]))
-        offset += size
-    return tuple(cts + args_cts)
+    return nx.array(y_bar), nx.array(t_bar), nx.array(args_bar)
