@@ -92,6 +92,7 @@ def test_gammasgn_and_rgamma_match_scipy_on_a_grid_and_at_the_poles():
                         GAMMA_EDGES])
     np.testing.assert_array_equal(special.gammasgn(nx.array(x)).numpy(), sp.gammasgn(x))
     assert special.gammasgn(nx.array(x, dtype=nx.float32)).dtype == nx.float32
+    assert special.gammasgn(nx.array([3, -2])).dtype == sp.gammasgn(np.array([3, -2])).dtype
     with np.errstate(all="ignore"):
         np.testing.assert_allclose(special.rgamma(nx.array(x)).numpy(), sp.rgamma(x),
                                    rtol=1e-13, atol=1e-300)

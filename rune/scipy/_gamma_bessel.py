@@ -64,7 +64,8 @@ def gammasgn(x):
     with np.errstate(invalid="ignore"):  # the parity of inf's floor: nan, not taken
         below = _e.where(pole, np.nan, _gamma_sign(x))
     sign = _e.where(_e.greater(x, 0), 1.0, _e.where(_e.equal(x, 0), at_zero, below))
-    return _e.astype(sign, dtype=x.dtype)  # float32 stays float32, as in scipy
+    dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    return _e.astype(sign, dtype=dtype)  # float32 stays float32, integers give float64: scipy's
 
 
 _GAMMA_OVERFLOWS = 171.6  # gamma(x) is inf from 171.62 on (1/gamma there is subnormal)
