@@ -238,6 +238,8 @@ def test_iv_edges_are_scipys_where_scipy_is_right():
     assert special.iv(1.0, 1e-300).item() == pytest.approx(5e-301, rel=1e-15)
     np.testing.assert_allclose(special.ive(2.5, nx.array([1e4, 1e6])).numpy(),
                                sp.ive(2.5, np.array([1e4, 1e6])), rtol=1e-14)
+    # beyond the series' 20000 terms and Hankel's range: nan, never a wrong number
+    assert np.isnan(special.ive(1000.0, 1e5).item())
 
 
 def test_iv_and_ive_differentiate_in_x_and_raise_in_the_order():
