@@ -34,6 +34,8 @@ from rune.primitives import sorting as O
 from rune.primitives import updates as U
 from rune.primitives import special as Z
 from rune.primitives import incomplete as G
+from rune.primitives import bessel as B
+from rune.primitives import matrix_functions as M
 from tests.programs import checkpointed, custom_tanh
 
 # ------------------------------------------------------------ the registry
@@ -98,6 +100,15 @@ def rank_deficient(rng, shape):
 def positive_definite(rng, shape):
     a = rng.standard_normal(shape)
     return a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])
+
+
+# how far the Bessel cases sample: within the series, Miller's and Hankel's ranges
+_BESSEL_REACH = st.sampled_from([1.5, 10.0, 40.0])
+
+
+def _near_twice_identity(rng, shape):
+    """2 I + small noise: eigenvalues in the right half-plane, so a real principal square root."""
+    return 0.3 * rng.standard_normal(shape) + 2 * np.eye(shape[-1])
 
 
 def singular_values_apart(rng, shape):
@@ -565,6 +576,14 @@ CASES = {
         lambda x: Z.polygamma(x, n=n), uniform(0.5, 3.0))),
     Z.sinc_derivative.primitive: st.integers(0, 2).flatmap(lambda k: unary(
         lambda x: Z.sinc_derivative(x, k=k))),
+    # Bessel functions of integer order (each branch: series, recurrence, asymptotic)
+    B.bessel_jn.primitive: st.tuples(st.integers(-3, 4), _BESSEL_REACH).flatmap(
+        lambda nr: unary(lambda x, n=nr[0]: B.bessel_jn(x, n=n), uniform(-nr[1], nr[1]))),
+    **{getattr(B, name).primitive: broadcasting_shapes(2).map(lambda ss, name=name: Case(
+        name, getattr(B, name), ss, [uniform(-2.5, 3.0), uniform(0.1, 50.0)], (1,)))
+       for name in ["iv", "ive"]},  # no derivative in the order (it raises)
+    B.bessel_yn.primitive: st.tuples(st.integers(-3, 4), _BESSEL_REACH).flatmap(
+        lambda nr: unary(lambda x, n=nr[0]: B.bessel_yn(x, n=n), uniform(0.3, nr[1]))),
     # elementwise, two or three arguments
     **{getattr(E, name).primitive: binary(getattr(E, name)) for name in [
         "hypot", "logaddexp", "logaddexp2"]},
@@ -626,6 +645,8 @@ CASES = {
     L.logabsdet.primitive: square(L.logabsdet),
     L.sign_of_det.primitive: square(L.sign_of_det, normal, differentiable=False),
     L.cholesky.primitive: square(L.cholesky, positive_definite),
+    M.sqrtm.primitive: st.sampled_from([positive_definite, _near_twice_identity]).flatmap(
+        lambda sampler: square(M.sqrtm, sampler)),
     L.svd_vectors.primitive: st.sampled_from(["u", "vh"]).flatmap(lambda which: rectangular(
         lambda a: L.svd_vectors(a, which=which), "svd_vectors")),
     L.singular_values.primitive: rectangular(L.singular_values, "singular_values"),

@@ -17,10 +17,11 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from rune import nx
-from rune.scipy import signal, special, stats
+from rune.scipy import integrate, linalg, signal, special, stats
 
 NAMESPACES = {"nx": nx, "nx.linalg": nx.linalg, "nx.fft": nx.fft, "nx.random": nx.random,
-              "scipy.special": special, "scipy.signal": signal}
+              "scipy.special": special, "scipy.signal": signal, "scipy.linalg": linalg,
+              "scipy.integrate": integrate}
 
 
 class Case(NamedTuple):
@@ -229,6 +230,15 @@ SWEEP: dict[str, Case] = {
     "scipy.special.erfinv": unary(special.erfinv, -0.9, 0.9),
     "scipy.special.erfcinv": unary(special.erfcinv, 0.1, 1.9),
     "scipy.special.logit": unary(special.logit, 0.1, 0.9),
+    "scipy.special.rgamma": unary(special.rgamma, -2.8, 3.0),
+    **{f"scipy.special.{n}": unary(getattr(special, n), 0.5, 30.0) for n in (
+        "j0", "j1", "y0", "y1")},
+    "scipy.special.jn": unary(lambda x: special.jn(3, x), -30.0, 30.0),
+    "scipy.special.yn": unary(lambda x: special.yn(3, x), 0.5, 30.0),
+    # iv, ive: every order in x; none in v (tests/test_scipy_more.py checks that it raises)
+    **{f"scipy.special.{n}": unary(lambda x, n=n: getattr(special, n)(
+        nx.array([-1.5, 0.5, 3.0]), x), 0.5, 50.0) for n in ("iv", "ive")},
+    "scipy.special.multigammaln": unary(lambda a: special.multigammaln(a, 3), 1.5, 4.0),
     "scipy.special.polygamma": unary(lambda x: special.polygamma(2, x), 0.5, 3.0),
     **{f"scipy.special.{n}": binary(getattr(special, n), (0.5, 3.0), (0.5, 3.0)) for n in (
         "beta", "betaln")},
@@ -247,9 +257,19 @@ SWEEP: dict[str, Case] = {
                                   (((3, 4), -1, 1), ((2, 2), -1, 1)), True),
     "scipy.signal.correlate": Case(lambda a, v: signal.correlate(a, v, method="fft"),
                                    (((3, 4), -1, 1), ((2, 2), -1, 1)), True),
+    # scipy.linalg (sqrtm's matrices kept near 3 I: a real principal root)
+    "scipy.linalg.sqrtm": Case(lambda a: linalg.sqrtm(0.3 * a + 3 * nx.eye(3)), (M,), True),
+    "scipy.linalg.solve_sylvester": Case(lambda a, b, q: linalg.solve_sylvester(
+        a + 3 * nx.eye(3), b + 2 * nx.eye(2), q), (M, ((2, 2), -1, 1), ((3, 2), -1, 1)), True),
+    "scipy.linalg.solve_banded": Case(lambda ab, b: linalg.solve_banded(
+        (1, 1), ab + nx.array([[0.0], [4.0], [0.0]]), b), (((3, 4), -1, 1), ((4,), -1, 1)), True),
     # stats: the distributions' functions, by "scipy.stats.norm.logpdf"
     "scipy.stats.norm.logpdf": binary(stats.norm.logpdf, y=(0.5, 2.0)),
     "scipy.stats.norm.logcdf": unary(stats.norm.logcdf, -25.0, 3.0),
+    "scipy.stats.norm.sf": unary(stats.norm.sf, -3.0, 25.0),
+    "scipy.stats.norm.logsf": unary(stats.norm.logsf, -3.0, 25.0),
+    **{f"scipy.stats.chi2.{f}": unary(lambda x, f=f: getattr(stats.chi2, f)(x, 3.5), 0.5, 6.0)
+       for f in ("logpdf", "logcdf", "sf", "logsf")},
     "scipy.stats.t.logpdf": binary(stats.t.logpdf, y=(1.0, 5.0)),
     "scipy.stats.gamma.logpdf": binary(stats.gamma.logpdf, (0.5, 3.0), (0.5, 3.0)),
     "scipy.stats.beta.logpdf": Case(stats.beta.logpdf, (((3,), 0.1, 0.9), ((3,), 0.5, 3.0),
@@ -285,6 +305,11 @@ NO_DERIVATIVE: dict[str, str] = {
         "logical_or", "logical_xor", "logical_not", "isnan", "isfinite", "isinf", "all", "any",
         "iscomplex", "isreal")},
     "nx.argmax": "integer output", "nx.argmin": "integer output",
+    "scipy.integrate.odeint": "reverse mode, first order only (a custom_vjp by the adjoint "
+                              "method): tests/test_integrate.py checks its gradients against "
+                              "closed forms and finite differences",
+    "scipy.special.gammasgn": "piecewise constant (a sign): derivative zero, checked in "
+                              "tests/test_scipy_more.py",
     "nx.allclose": "returns a Python bool",
     "nx.ndim": "returns a Python int (the number of axes)",
     "nx.linalg.matrix_rank": "integer output (a count of singular values)",

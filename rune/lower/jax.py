@@ -508,3 +508,34 @@ class _NoChange:
 
 
 _NO_CHANGE = _NoChange()
+
+
+# ------------------------------------- issue 25's new primitives (kept apart)
+# jax.scipy.special has no y0, y1 or yn, and its bessel_jn runs a fixed 50-step
+# recurrence that loses digits for large x (and gives J only): both Bessel
+# primitives lower to rune's own algorithm, written once for numpy and
+# jax.numpy alike (rune/primitives/bessel.py), so the backends agree.
+
+from ..primitives import bessel as _bessel  # noqa: E402
+
+
+def _bessel_lowering(values):
+    def lowering(x, n):
+        return values(jnp.asarray(x, dtype=jnp.result_type(x, float)).astype(jnp.float64),
+                      n, jnp)
+    return lowering
+
+
+LOWERINGS.update({
+    "bessel_jn": _bessel_lowering(_bessel.jn_values),
+    "bessel_yn": _bessel_lowering(_bessel.yn_values),
+})
+UNSUPPORTED.update({
+    name: "jax.scipy.special has no modified Bessel function of real order, and rune's "
+          "series runs per element until its terms fall below eps (up to thousands of "
+          "terms for large x), a loop XLA cannot bound in advance"
+    for name in ("iv", "ive")})
+UNSUPPORTED["sqrtm"] = (
+    "the numpy backend raises for a real matrix whose principal root is complex (a negative "
+    "real eigenvalue) and keeps the input's dtype, where jax.scipy.linalg.sqrtm always returns "
+    "complex and a compiled program cannot raise on the values")

@@ -60,8 +60,11 @@ def _log_power_over_gamma(a, x):
     out[small] = a_s * np.log(x_s) - x_s - _gammaln_impl(a_s)
     b, x_b = a[~small], x[~small]
     t = (x_b - b) / b
+    # log(x / b) = log1p(t): log1p where x is near b, else the log of the ratio, which
+    # keeps the digits that t's rounding loses where x << b (1 + t is then tiny)
+    log_ratio = np.where(np.abs(t) < 0.5, np.log1p(t), np.log(x_b / b))
     correction = np.polyval(_STIRLING[::-1], 1 / (b * b)) / b
-    out[~small] = b * (np.log1p(t) - t) + 0.5 * np.log(b / (2 * np.pi)) - correction
+    out[~small] = b * (log_ratio - t) + 0.5 * np.log(b / (2 * np.pi)) - correction
     return out
 
 

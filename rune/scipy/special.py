@@ -28,11 +28,14 @@ from ..primitives import incomplete as _inc
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from ..primitives import special as _p
+from ._gamma_bessel import _by_order, _gamma_sign, gammasgn, iv, ive, j0, j1, jn, multigammaln, \
+    rgamma, y0, y1, yn
 
 __all__ = [
     "erf", "erfc", "erfinv", "erfcinv", "gamma", "gammaln", "digamma", "psi", "polygamma", "beta",
     "betaln", "expit", "logit", "xlogy", "xlog1py", "logsumexp", "softmax", "log_softmax",
-    "i0", "i1", "i0e", "i1e", "gammainc", "gammaincc", "betainc",
+    "i0", "i1", "i0e", "i1e", "gammainc", "gammaincc", "betainc", "gammasgn", "rgamma",
+    "multigammaln", "j0", "j1", "jn", "y0", "y1", "yn", "iv", "ive",
 ]
 
 
@@ -171,24 +174,7 @@ def polygamma(n, x):
     float64 [1] [1.6449340668482264]
     """
     x = _real(x, "rune.scipy.special.polygamma")
-    orders = np.asarray(n.numpy() if hasattr(n, "numpy") else n)
-    if orders.dtype.kind not in "iuf" or np.any(orders < 0) or np.any(orders != np.floor(orders)):
-        raise ValueError(f"rune.scipy.special.polygamma: n must be a non-negative whole "
-                         f"number, got {n!r}")
-    if orders.ndim == 0:
-        return _p.polygamma(x, n=int(orders))
-    out = None
-    for order in np.unique(orders):  # one primitive per order, selected by where
-        value = _p.polygamma(x, n=int(order))
-        out = value if out is None else _e.where(orders == order, value, out)
-    return _s.broadcast_to(out, shape=np.broadcast_shapes(out.shape, orders.shape))
-
-
-def _gamma_sign(x):
-    """The sign of gamma(x): -1 where x is negative with an odd floor (piecewise constant)."""
-    x = _e.stop_gradient(x)
-    odd_floor = _e.equal(_e.mod(_e.floor(x), 2), 1)
-    return _e.where(_e.logical_and(_e.less(x, 0), odd_floor), -1.0, 1.0)
+    return _by_order(_p.polygamma, n, x, "polygamma", negative=False)
 
 
 def betaln(a, b):
