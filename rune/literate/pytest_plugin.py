@@ -18,8 +18,15 @@ from sybil.parsers.rest import DocTestParser
 
 from .parser import LiterateSyntaxError
 from .paths import matches_paths
-from .runner import BlockResult, Outcome
-from .sybil_integration import LiterateParser, LiterateSybil, display_path, skip_reason
+from .pool import WorkerPool
+from .runner import BlockResult, Outcome, PageRunner
+from .sybil_integration import (
+    LiterateParser,
+    LiterateSybil,
+    display_path,
+    end_page,
+    skip_reason,
+)
 
 
 class LiterateCollector:
@@ -40,6 +47,11 @@ class LiterateCollector:
         self.page_paths = list(page_paths)
         self.docstring_paths = list(docstring_paths)
         self.optionflags = _doctest_flags(optionflags)
+        # One pool for the session (for each xdist worker): pages reuse its worker.
+        self.pool = WorkerPool()
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        self.pool.close()
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector):
         config = parent.config
@@ -48,7 +60,10 @@ class LiterateCollector:
         except ValueError:
             return None
         if matches_paths(relative, self.page_paths, ".md"):
-            sybil = LiterateSybil(parsers=[LiterateParser(root=config.rootpath)], name="literate")
+            # Under a debugger, blocks run in this process, where it can see their frames.
+            debugging = bool(config.getoption("usepdb", False) or config.getoption("trace", False))
+            parser = LiterateParser(root=config.rootpath, pool=self.pool, in_process=debugging)
+            sybil = LiterateSybil(parsers=[parser], name="literate")
             return LiterateFile.from_parent(parent, path=file_path, sybils=[sybil])
         if (
             file_path.suffix == ".py"
@@ -83,9 +98,16 @@ class LiterateItem(SybilItem):
 
     def runtest(self) -> None:
         block = self.example.parsed
-        result = self.example.document.literate_runner.run_block(block)
+        runner = self.example.document.literate_runner
+        if isinstance(runner, PageRunner) and self.config.getoption("trace", False):
+            from _pytest.debugging import pytestPDB
+
+            runner.debugger = pytestPDB._init_pdb("runcall")  # noqa: SLF001 -- as --trace does
+        result = runner.run_block(block)
         if result.outcome is Outcome.SKIPPED:
             pytest.skip(skip_reason(result.path, block))
+        if result.failed and isinstance(runner, PageRunner):
+            _fail_in_the_block(runner, result)
         if result.failed:
             raise BlockFailed(result)
 
@@ -119,6 +141,22 @@ class DocstringItem(SybilItem):
         return _report_info(self)
 
 
+def _fail_in_the_block(runner: PageRunner, result: BlockResult) -> None:
+    """Fail where a debugger (``--pdb``) shows the block: re-raise the block's own
+    exception (its frames come along), or raise from a frame of the block's
+    line whose variables are the page's."""
+    if result.error is not None and not isinstance(result.error, BlockFailed):
+        raise result.error
+    failure = BlockFailed(result)
+    where = compile("\n" * (result.block.line - 1) + "raise __literate_failure__",
+                    runner.path, "exec")
+    runner.namespace["__literate_failure__"] = failure
+    try:
+        exec(where, runner.namespace)  # noqa: S102 -- a frame on the page, for the debugger
+    finally:
+        runner.namespace.pop("__literate_failure__", None)
+
+
 def _report_info(item: SybilItem):
     # The third item heads failure reports. It must not be a suffix of the node
     # id, or pytest's verbose output turns the ".md" of "page.md" into "::md".
@@ -127,9 +165,18 @@ def _report_info(item: SybilItem):
 
 
 class LiterateFile(SybilFile):
-    """A literate page; a malformed page is a collection error naming its line."""
+    """A literate page; a malformed page is a collection error naming its line.
+
+    When pytest leaves the file (its last block run or deselected, ``-x``,
+    the session's end), the page ends: its teardown runs, its worker goes back.
+    """
 
     item_class: type[SybilItem] = LiterateItem
+
+    def teardown(self) -> None:
+        super().teardown()
+        for document in self.documents:
+            end_page(document)
 
     def collect(self):
         for sybil in self.sybils:

@@ -110,6 +110,8 @@ class BlockResult:
     traceback: str | None = None
     notes: list[str] = field(default_factory=list)
     reason: str | None = None
+    # The exception itself, in the process that ran the block (a debugger's way in).
+    error: BaseException | None = field(default=None, repr=False, compare=False)
 
     @property
     def failed(self) -> bool:
@@ -192,6 +194,8 @@ class PageRunner:
       interrupts_are_failures: a KeyboardInterrupt raised by a block is that
         block's failure (in a worker process, where the user's Ctrl-C reaches
         the parent only); otherwise it stops the run.
+      debugger: a ``pdb.Pdb`` that runs each block's code from its first line
+        (``pytest --trace``), or None.
 
     Raises:
       TypeError: page is not a Page, or namespace not a dict or None.
@@ -210,6 +214,7 @@ class PageRunner:
         display_path: str | None = None,
         on_step: Callable[[int], None] | None = None,
         interrupts_are_failures: bool = False,
+        debugger=None,
     ) -> None:
         if not isinstance(page, Page):
             raise TypeError(f"PageRunner: page must be a Page (from parse_page or read_page), "
@@ -230,6 +235,7 @@ class PageRunner:
         self._torn_down = False
         self._shell_directory: str | None = None  # where the page's shell commands run
         self._on_step = on_step or (lambda line: None)
+        self.debugger = debugger
         self._caught = BaseException if interrupts_are_failures else (Exception, SystemExit,
                                                                       GeneratorExit)
         self._register_source()
@@ -324,7 +330,7 @@ class PageRunner:
             prompts = isinstance(error, SyntaxError) and any(
                 is_prompt(line.lstrip()) for line in block.fence.body_lines)
             return BlockResult(block, Outcome.RAISED, self.path, printed, self._traceback(error),
-                               reason=_PROMPTS_IN_PYTHON if prompts else None)
+                               reason=_PROMPTS_IN_PYTHON if prompts else None, error=error)
         if block.raises:
             if error is None:
                 return BlockResult(block, Outcome.DID_NOT_RAISE, self.path, printed)
@@ -430,7 +436,10 @@ class PageRunner:
         try:
             code = compile_code()
             with redirect_stdout(capture):
-                exec(code, self.namespace)  # noqa: S102 -- running the page's code is the point
+                if self.debugger is not None:
+                    self.debugger.runcall(exec, code, self.namespace)
+                else:
+                    exec(code, self.namespace)  # noqa: S102 -- running the page's code is the point
         # Any exception, SystemExit and asyncio.CancelledError included, is the
         # block's result to report; only the user's KeyboardInterrupt stops the run.
         except self._caught as error:  # noqa: BLE001
