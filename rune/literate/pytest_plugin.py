@@ -9,6 +9,8 @@ when a project opts in (``literate_paths``, ``literate_docstring_paths`` or
 from __future__ import annotations
 
 import doctest
+import pdb
+import sys
 from pathlib import Path
 
 import pytest
@@ -100,16 +102,29 @@ class LiterateItem(SybilItem):
         block = self.example.parsed
         runner = self.example.document.literate_runner
         if isinstance(runner, PageRunner) and self.config.getoption("trace", False):
-            from _pytest.debugging import pytestPDB
-
-            runner.debugger = pytestPDB._init_pdb("runcall")  # noqa: SLF001 -- as --trace does
-        result = runner.run_block(block)
+            result = self._trace(runner, block)
+        else:
+            result = runner.run_block(block)
         if result.outcome is Outcome.SKIPPED:
             pytest.skip(skip_reason(result.path, block))
         if result.failed and isinstance(runner, PageRunner):
             _fail_in_the_block(runner, result)
         if result.failed:
             raise BlockFailed(result)
+
+    def _trace(self, runner: PageRunner, block) -> BlockResult:
+        """Run the block under pdb from its first line, as ``--trace`` does for a test."""
+        capture = self.config.pluginmanager.getplugin("capturemanager")
+        # pytest's capture stays off throughout, and pdb talks to the terminal:
+        # what the block prints is still the block's own output.
+        capture.suspend_global_capture(in_=True)  # stdin too: pdb reads the user's commands
+        runner.debugger = pdb.Pdb(stdin=sys.__stdin__, stdout=sys.__stdout__)
+        runner.debugger.use_rawinput = False
+        try:
+            return runner.run_block(block)
+        finally:
+            runner.debugger = None
+            capture.resume_global_capture()
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, BlockFailed):

@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "rune" / "literate"
 # for --trace), the MkDocs plugin MkDocs, and the worker coverage.py, when the
 # process that started it measures coverage.
 THIRD_PARTY_ALLOWED = {
-    "pytest_plugin.py": {"pytest", "_pytest", "sybil"},
+    "pytest_plugin.py": {"pytest", "sybil"},
     "worker.py": {"coverage"},
     "sybil_integration.py": {"sybil"},
     "mkdocs_plugin.py": {"mkdocs"},
