@@ -51,6 +51,7 @@ class LiterateCollector:
         self.optionflags = _doctest_flags(optionflags)
         # One pool for the session (for each xdist worker): pages reuse its worker.
         self.pool = WorkerPool()
+        self._pages: LiterateSybil | None = None
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self.pool.close()
@@ -62,11 +63,8 @@ class LiterateCollector:
         except ValueError:
             return None
         if matches_paths(relative, self.page_paths, ".md"):
-            # Under a debugger, blocks run in this process, where it can see their frames.
-            debugging = bool(config.getoption("usepdb", False) or config.getoption("trace", False))
-            parser = LiterateParser(root=config.rootpath, pool=self.pool, in_process=debugging)
-            sybil = LiterateSybil(parsers=[parser], name="literate")
-            return LiterateFile.from_parent(parent, path=file_path, sybils=[sybil])
+            return LiterateFile.from_parent(parent, path=file_path,
+                                            sybils=[self._page_sybil(config)])
         if (
             file_path.suffix == ".py"
             and matches_paths(relative, self.docstring_paths, ".py")
@@ -76,6 +74,16 @@ class LiterateCollector:
             sybil = LiterateSybil(parsers=[parser], name="docstrings")
             return DocstringFile.from_parent(parent, path=file_path, sybils=[sybil])
         return None
+
+
+    def _page_sybil(self, config: pytest.Config) -> LiterateSybil:
+        """The one Sybil of every page (making one per page cost 1 ms each)."""
+        if self._pages is None:
+            # Under a debugger, blocks run in this process, where it can see their frames.
+            debugging = bool(config.getoption("usepdb", False) or config.getoption("trace", False))
+            parser = LiterateParser(root=config.rootpath, pool=self.pool, in_process=debugging)
+            self._pages = LiterateSybil(parsers=[parser], name="literate")
+        return self._pages
 
 
 def _doctest_flags(names) -> int:
@@ -175,7 +183,10 @@ def _fail_in_the_block(runner: PageRunner, result: BlockResult) -> None:
 def _report_info(item: SybilItem):
     # The third item heads failure reports. It must not be a suffix of the node
     # id, or pytest's verbose output turns the ".md" of "page.md" into "::md".
-    where = display_path(item.path, item.config.rootpath)
+    file = item.parent
+    where = getattr(file, "_literate_where", None)  # once a file: pytest asks for each item
+    if where is None:
+        where = file._literate_where = display_path(item.path, item.config.rootpath)
     return item.path, item.example.line - 1, f"{where} line {item.example.line}"
 
 
