@@ -5,8 +5,8 @@ diff or traceback. ``promote`` writes the actual output back into out blocks;
 with ``--check`` it changes nothing and fails if anything would change (for
 CI), with ``--diff`` it only prints the changes.
 
-Every page runs in a worker process of its own (``-j N``: N at a time), with
-a timeout per block (``--timeout``); this process alone reads and writes the
+Pages run in worker processes reused from page to page (``-j N``: N pages at
+a time, in N workers; see `rune.literate.pool`), with a timeout per block (``--timeout``); this process alone reads and writes the
 pages (see `rune.literate.isolation`).
 
 Exit status: 0 when all is well, 1 when a block fails, a page cannot be parsed
@@ -287,7 +287,7 @@ def _add_common_options(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument(
         "-j", "--jobs", type=_positive_int, default=1, metavar="N",
-        help="run N pages at once, each in its own process (default 1)",
+        help="run N pages at once, in N worker processes (default 1)",
     )
 
 

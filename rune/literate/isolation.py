@@ -1,15 +1,19 @@
 """Run a page in a worker process, so that no block can take its caller down.
 
 ``check``, ``promote`` and the pytest plugin all run pages through
-[`IsolatedPageRunner`][rune.literate.IsolatedPageRunner]. Each page gets a fresh interpreter
-(`rune.literate.worker`) that runs its blocks with [`PageRunner`][rune.literate.PageRunner];
-the parent only reads its answers, so
+[`IsolatedPageRunner`][rune.literate.IsolatedPageRunner]. Each page runs in a worker process
+(`rune.literate.worker`, lent by a [`WorkerPool`][rune.literate.WorkerPool]) that runs its
+blocks in a fresh namespace with [`PageRunner`][rune.literate.PageRunner]; the parent only
+reads its answers, which name the worker's pid and the page's token, so
 
 - a block that calls ``os._exit``, crashes or is killed is a failure naming
   the page and line (never a silent exit 0), and the blocks after it are
   reported as not run;
 - a block that runs past its timeout is stopped, with the worker and any
-  process it started, and fails;
+  process it started (in a session of its own too: the worker is their
+  subreaper on Linux), and fails;
+- a forked child cannot answer for the worker: anything on the answers pipe
+  that is not the worker's answer for this page fails the page;
 - the worker's stdin is ``/dev/null`` (``input()`` raises ``EOFError``) and
   colour is off (``NO_COLOR=1``, ``TERM=dumb``);
 - the user's Ctrl-C reaches the parent alone (the worker has its own session),

@@ -2,7 +2,7 @@
 
 pytest, ``check`` and ``promote`` all run pages through [`PageRunner`][rune.literate.PageRunner],
 so a block passes or fails for the same reason everywhere; they run it in a
-worker process (`rune.literate.isolation`), one per page.
+worker process (`rune.literate.isolation`), reused from page to page.
 
 Each block runs with the working directory restored after it, and with
 output routed by thread: what a thread started by an earlier block prints
