@@ -6,8 +6,9 @@ with ``--check`` it changes nothing and fails if anything would change (for
 CI), with ``--diff`` it only prints the changes.
 
 Pages run in worker processes reused from page to page (``-j N``: N pages at
-a time, in N workers; see `rune.literate.pool`), with a timeout per block (``--timeout``); this process alone reads and writes the
-pages (see `rune.literate.isolation`).
+a time, in N workers; see `rune.literate.pool`), with a timeout per block
+(``--timeout``); this process alone reads and writes the pages (see
+`rune.literate.isolation`).
 
 Exit status: 0 when all is well, 1 when a block fails, a page cannot be parsed
 or written, no page is found or (``promote --check``) a page would change,

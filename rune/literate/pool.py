@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import threading
+import warnings
 import weakref
 from pathlib import Path
 
@@ -176,6 +177,7 @@ class _ParentCoverage:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._data: tuple | None = None  # (the Coverage, its data), taken once
 
     @staticmethod
     def current():
@@ -201,12 +203,23 @@ class _ParentCoverage:
         if not measured or current is None:
             return
         with self._lock:
-            data = current.get_data()
+            data = self._data_of(current)
             if "arcs" in measured:
                 data.add_arcs({name: [tuple(arc) for arc in arcs]
                                for name, arcs in measured["arcs"].items()})
             else:
                 data.add_lines(measured["lines"])
+
+
+    def _data_of(self, current):
+        """The data ``current`` will save (get_data, once: each call also runs its
+        end-of-run checks, which warn "No data was collected" while this
+        process has measured nothing of its own yet)."""
+        if self._data is None or self._data[0] is not current:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self._data = (current, current.get_data())
+        return self._data[1]
 
 
 def _read_answers(stream, answers: queue.Queue) -> None:

@@ -41,8 +41,27 @@ def children(pid: int) -> list[int]:
         try:
             with open(f"/proc/{pid}/task/{task}/children") as listing:
                 found.extend(int(child) for child in listing.read().split())
+        except FileNotFoundError:  # a kernel without CONFIG_PROC_CHILDREN
+            return _children_by_scanning(pid)
         except OSError:
             continue
+    return found
+
+
+def _children_by_scanning(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``, from every /proc/N/stat (slower)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                # "pid (command) state ppid ...": the command may hold spaces and ")".
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(name))
     return found
 
 

@@ -41,8 +41,9 @@ def main() -> None:
     become_subreaper()
     me = os.getpid()
     forked = threading.Event()
-    os.register_at_fork(after_in_parent=forked.set,
-                        after_in_child=lambda: _leave_the_pipes(requests, answers))
+    if hasattr(os, "register_at_fork"):  # POSIX: Windows has no fork
+        os.register_at_fork(after_in_parent=forked.set,
+                            after_in_child=lambda: _leave_the_pipes(requests, answers))
     for request in iter(requests.readline, ""):
         page = _PageJob(json.loads(request), requests, answers, me, forked, measure)
         if not page.run():
@@ -156,8 +157,9 @@ class _Baseline:
                 signal.signal(number, handler)
 
 
+# The signals whose handlers a page may change (SIGKILL and SIGSTOP have none).
 _SIGNALS = [number for number in signal.valid_signals()
-            if number not in (signal.SIGKILL, signal.SIGSTOP)]
+            if number not in (getattr(signal, "SIGKILL", None), getattr(signal, "SIGSTOP", None))]
 
 
 class _Coverage:

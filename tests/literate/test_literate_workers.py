@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from rune.literate import processes
 from tests.literate.test_literate_isolation import PYTEST_INI, page, run_cli, run_pytest
 
 F = "```"
@@ -190,6 +191,17 @@ def gone(pid):
     # A zombie not yet reaped by init is gone too.
     with open(f"/proc/{pid}/stat") as stat:
         return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_children_are_found_with_or_without_the_children_files():
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        assert child.pid in processes.children(os.getpid())
+        assert child.pid in processes._children_by_scanning(os.getpid())
+    finally:
+        child.kill()
+        child.wait()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="child subreaper is Linux's")
