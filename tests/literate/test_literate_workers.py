@@ -71,6 +71,18 @@ def test_a_worker_whose_page_left_something_behind_is_replaced(project, leaves):
         assert first != second
 
 
+@pytest.mark.parametrize("ends", ["os._exit(0)", "import time\ntime.sleep(60)"])
+def test_a_worker_whose_page_crashed_or_timed_out_is_replaced(project, ends):
+    (project / "docs" / "a.md").write_text("<!-- literate: page timeout 2 -->\n" + page(
+        (f"import os\nopen('a.pid', 'w').write(str(os.getpid()))\n{ends}", None)))
+    (project / "docs" / "b.md").write_text(pid_page("b"))
+    result = run_cli(["check", "docs"], project)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "1 passed, 1 failed" in result.stdout
+    first, second = pids(project, "a", "b")
+    assert first != second
+
+
 def test_a_directive_asks_for_a_fresh_process(project):
     (project / "docs" / "a.md").write_text(pid_page("a"))
     (project / "docs" / "b.md").write_text("<!-- literate: fresh process -->\n" + pid_page("b"))
