@@ -106,7 +106,7 @@ class Worker:
 
 
 class WorkerPool:
-    """Lends workers to pages; keeps at most ``size`` idle ones for the next pages.
+    r"""Lends workers to pages; keeps at most ``size`` idle ones for the next pages.
 
     Args:
       size: how many idle workers to keep (``check -j N``: N).
@@ -115,10 +115,10 @@ class WorkerPool:
       ValueError: size is not a positive whole number.
 
     >>> from rune.literate import IsolatedPageRunner, WorkerPool, parse_page
-    >>> page = parse_page("```python\\nimport os\\nprint(os.getpid())\\n```\\n")
+    >>> page = parse_page("```python\nimport os\nprint(os.getpid())\n```\n")
     >>> with WorkerPool() as pool:
     ...     first, second = (IsolatedPageRunner(page, pool=pool).run_all()[0] for _ in "ab")
-    >>> first.output == second.output  # one worker ran both pages
+    ...     print(first.output == second.output)  # one worker ran both pages
     True
     """
 

@@ -96,6 +96,8 @@ class BlockResult:
       notes: lines to add to the report (an earlier block that failed...).
       reason: the report's headline when it says more than the outcome
         (the timeout's length, why a block was not run), else None.
+      error: the exception the block raised, in the process that ran it
+        (where a debugger can use it), else None.
 
     >>> from rune.literate import PageRunner, parse_page
     >>> [result] = PageRunner(parse_page("```python\nprint(6 * 7)\n```\n")).run_all()
