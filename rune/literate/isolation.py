@@ -169,6 +169,8 @@ class IsolatedPageRunner:
         answer = self._await("result", block)
         if isinstance(answer, BlockResult):
             return answer
+        if answer["result"] != self._index[id(block)]:  # an answer about another block
+            return self._garbled(block, answer)
         if answer["result"] == len(self._index) - 1:
             self.close()  # the page's last block: the worker has nothing left to do
         return BlockResult(
@@ -217,8 +219,8 @@ class IsolatedPageRunner:
             block, Outcome.CRASHED, self.path,
             reason="could not be judged: the worker's answers carried a line that is not "
                    "its answer for this page (protocol error)",
-            traceback=(f"It came from {whom}, not the worker (pid {self._worker.pid}): a forked "
-                       f"child, or a block writing on the worker's pipe? The line: "
+            traceback=(f"The worker is pid {self._worker.pid}; the line came from {whom} (a "
+                       f"forked child, or a block writing on the worker's pipe?): "
                        f"{text[:300]!r}"),
         )
 

@@ -164,6 +164,21 @@ def test_an_answer_from_another_process_is_a_protocol_error(project):
     assert "0 failed" not in result.stdout
 
 
+def test_an_answer_about_another_block_is_a_protocol_error():
+    from rune.literate import IsolatedPageRunner, Outcome, parse_page
+
+    runner = IsolatedPageRunner(parse_page(page(("print(1)", "1"), ("print(2)", "2"))))
+    runner._begin()
+    worker = runner._worker
+    # Well-formed, from the worker, for this page, but about the second block.
+    worker.answers.put({"result": 1, "outcome": "PASSED", "output": "2\n", "traceback": None,
+                        "notes": [], "reason": None, "pid": worker.pid, "token": runner._token})
+    first, second = runner.run_all()
+    assert first.outcome is Outcome.CRASHED
+    assert "protocol error" in first.report()
+    assert second.outcome is Outcome.NOT_RUN
+
+
 # ---------------------------------------------------------- descriptors
 
 
