@@ -22,8 +22,9 @@ Pages and docstring examples are collected only when the project asks, in
 
 ``pytest --literate`` collects pages for one run without configuration:
 those of ``literate_paths``, or ``docs`` and ``README.md`` when it is empty.
-Only then are Sybil and `rune.literate.pytest_plugin` imported; without
-Sybil, pytest stops with one line naming the extra to install.
+Only then are Sybil and `rune.literate.pytest_plugin` imported (without the
+engine: see `literate_package`); without Sybil, pytest stops with one line
+naming the extra to install.
 
 A page's blocks share one namespace and must run in order on one process, so
 under pytest-xdist ``--dist loadfile`` becomes the default (an explicit
@@ -32,8 +33,11 @@ under pytest-xdist ``--dist loadfile`` becomes the default (an explicit
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
 import shlex
+import sys
 
 import pytest
 
@@ -95,7 +99,7 @@ def pytest_configure(config: pytest.Config) -> None:
             "rune.literate is turned on (literate_paths, literate_docstring_paths or "
             f'--literate) but Sybil is not installed: pip install "{DISTRIBUTION}[literate]"'
         ) from None
-    from rune.literate import pytest_plugin
+    pytest_plugin = importlib.import_module(literate_package().__name__ + ".pytest_plugin")
 
     collector = pytest_plugin.LiterateCollector(
         page_paths(config),
@@ -106,6 +110,30 @@ def pytest_configure(config: pytest.Config) -> None:
     # Runs before xdist's own pytest_configure (trylast) builds its scheduler.
     if getattr(config.option, "dist", "no") == "load" and not _dist_chosen_by_user(config):
         config.option.dist = "loadfile"
+
+
+def literate_package():
+    """rune.literate, without importing the ``rune`` package around it.
+
+    ``import rune.literate`` first runs ``rune/__init__.py``: the engine and
+    numpy, 0.15 s, and under pytest far more, since pytest rewrites the asserts
+    of every module of a plugin's distribution. Unless rune is imported
+    already, the package is loaded under the private name ``_rune_literate``,
+    as the worker processes load it (`rune.literate.pool`).
+    """
+    for name in ("rune.literate", "_rune_literate"):
+        if name in sys.modules:
+            return sys.modules[name]
+    if "rune" in sys.modules:
+        return importlib.import_module("rune.literate")
+    package = os.path.join(os.path.dirname(importlib.util.find_spec("rune").origin), "literate")
+    spec = importlib.util.spec_from_file_location(
+        "_rune_literate", os.path.join(package, "__init__.py"),
+        submodule_search_locations=[package])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["_rune_literate"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def _dist_chosen_by_user(config: pytest.Config) -> bool:

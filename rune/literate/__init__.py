@@ -5,7 +5,8 @@ A page's ```` ```python ```` blocks run in order in one namespace; the
 pages through Sybil (`rune.literate.pytest_plugin`), ``python -m
 rune.literate check`` runs them without pytest, and ``python -m rune.literate
 promote`` writes the actual output back into the out blocks. All three run
-each page in a worker process of its own ([`IsolatedPageRunner`][rune.literate.IsolatedPageRunner]).
+each page in a worker process ([`IsolatedPageRunner`][rune.literate.IsolatedPageRunner]), lent by a
+[`WorkerPool`][rune.literate.WorkerPool] that reuses workers from page to page.
 
 This package imports only the standard library (Sybil and pytest are needed
 by the pytest plugin alone), and nothing of the rune engine.
@@ -17,6 +18,7 @@ by the pytest plugin alone), and nothing of the rune engine.
 
 from .compare import diff_outputs, normalize_output, output_matches
 from .isolation import IsolatedPageRunner
+from .pool import WorkerPool
 from .parser import (
     DIRECTIVES,
     LiterateSyntaxError,
@@ -39,6 +41,7 @@ __all__ = [
     "PromoteError",
     "PromotedPage",
     "PythonBlock",
+    "WorkerPool",
     "diff_outputs",
     "exception_summary",
     "normalize_output",

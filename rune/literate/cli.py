@@ -5,9 +5,10 @@ diff or traceback. ``promote`` writes the actual output back into out blocks;
 with ``--check`` it changes nothing and fails if anything would change (for
 CI), with ``--diff`` it only prints the changes.
 
-Every page runs in a worker process of its own (``-j N``: N at a time), with
-a timeout per block (``--timeout``); this process alone reads and writes the
-pages (see `rune.literate.isolation`).
+Pages run in worker processes reused from page to page (``-j N``: N pages at
+a time, in N workers; see `rune.literate.pool`), with a timeout per block
+(``--timeout``); this process alone reads and writes the pages (see
+`rune.literate.isolation`).
 
 Exit status: 0 when all is well, 1 when a block fails, a page cannot be parsed
 or written, no page is found or (``promote --check``) a page would change,
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import export
-from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner
+from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner, WorkerPool
 from .docstrings import read_source
 from .parser import LiterateSyntaxError
 from .paths import DEFAULT_PATHS, find_pages
@@ -120,7 +121,8 @@ def run_pages(
                 future.cancel()
 
 
-def check_page(path: Path, name: str, on_step, timeout: float) -> tuple[str | None, list]:
+def check_page(path: Path, name: str, on_step, timeout: float,
+               pool: WorkerPool | None = None) -> tuple[str | None, list]:
     """Run one page: (why it cannot run, or None; its block results)."""
     try:
         page = read_source(path)
@@ -130,7 +132,7 @@ def check_page(path: Path, name: str, on_step, timeout: float) -> tuple[str | No
         return f"{name}: not UTF-8 text: {error}", []
     except OSError as error:
         return f"{name}: cannot be read: {error}", []
-    return None, IsolatedPageRunner(page, name, timeout, on_step).run_all()
+    return None, IsolatedPageRunner(page, name, timeout, on_step, pool).run_all()
 
 
 def run_check(
@@ -141,23 +143,14 @@ def run_check(
     counts = {"passed": 0, "failed": 0, "skipped": 0}
     broken_pages = 0
 
-    def work(path, name, on_step):
-        return check_page(path, name, on_step, timeout)
+    pool = WorkerPool(jobs)
 
-    for _, _, (problem, results) in run_pages(pages, work, jobs, progress):
-        if problem is not None:
-            progress.clear()
-            print(problem + "\n")
-            broken_pages += 1
-        for result in results:
-            if result.outcome is Outcome.SKIPPED:
-                counts["skipped"] += 1
-            elif result.failed:
-                counts["failed"] += 1
-                progress.clear()
-                print(result.report() + "\n")
-            else:
-                counts["passed"] += 1
+    def work(path, name, on_step):
+        return check_page(path, name, on_step, timeout, pool)
+
+    with pool:
+        for _, _, (problem, results) in run_pages(pages, work, jobs, progress):
+            broken_pages += _report_checked(problem, results, counts, progress)
     progress.clear()
     total = sum(counts.values())
     summary = ", ".join(f"{count} {word}" for word, count in counts.items())
@@ -166,6 +159,23 @@ def run_check(
         + (f"; {_count(broken_pages, 'page')} could not be parsed" if broken_pages else "")
     )
     return 1 if counts["failed"] or broken_pages else 0
+
+
+def _report_checked(problem: str | None, results: list, counts: dict, progress) -> int:
+    """Print a checked page's failures and count its blocks; 1 if it could not be parsed."""
+    if problem is not None:
+        progress.clear()
+        print(problem + "\n")
+    for result in results:
+        if result.outcome is Outcome.SKIPPED:
+            counts["skipped"] += 1
+        elif result.failed:
+            counts["failed"] += 1
+            progress.clear()
+            print(result.report() + "\n")
+        else:
+            counts["passed"] += 1
+    return problem is not None
 
 
 def run_promote(
@@ -186,25 +196,28 @@ def run_promote(
         roots = sorted({Path(os.path.realpath(path)).parent for path in pages})
     changed = failed = 0
 
-    def work(path, name, on_step):
-        return promote_page(path, name, timeout, on_step)
+    pool = WorkerPool(jobs)
 
-    for path, name, promoted in run_pages(pages, work, jobs, progress):
-        progress.clear()
-        problem = _report_promoted(promoted)
-        if promoted.changed:
-            print(promoted.diff())
-            refused = write_promoted(path, promoted, roots) if mode == "write" else None
-            changed += not refused
-            if refused:
-                print(refused + "\n")
-            elif problem and mode == "write":
-                print(f"{name}: wrote the blocks that ran; the failing blocks' out blocks "
-                      f"are as they were\n")
-            problem = problem or bool(refused)
-        elif problem:
-            print(f"{name}: not promoted, left unchanged\n")
-        failed += problem
+    def work(path, name, on_step):
+        return promote_page(path, name, timeout, on_step, pool)
+
+    with pool:
+        for path, name, promoted in run_pages(pages, work, jobs, progress):
+            progress.clear()
+            problem = _report_promoted(promoted)
+            if promoted.changed:
+                print(promoted.diff())
+                refused = write_promoted(path, promoted, roots) if mode == "write" else None
+                changed += not refused
+                if refused:
+                    print(refused + "\n")
+                elif problem and mode == "write":
+                    print(f"{name}: wrote the blocks that ran; the failing blocks' out blocks "
+                          f"are as they were\n")
+                problem = problem or bool(refused)
+            elif problem:
+                print(f"{name}: not promoted, left unchanged\n")
+            failed += problem
     progress.clear()
     verb = {"write": "changed", "check": "would change", "diff": "would change"}[mode]
     print(
@@ -275,7 +288,7 @@ def _add_common_options(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument(
         "-j", "--jobs", type=_positive_int, default=1, metavar="N",
-        help="run N pages at once, each in its own process (default 1)",
+        help="run N pages at once, in N worker processes (default 1)",
     )
 
 

@@ -1,15 +1,19 @@
 """Run a page in a worker process, so that no block can take its caller down.
 
 ``check``, ``promote`` and the pytest plugin all run pages through
-[`IsolatedPageRunner`][rune.literate.IsolatedPageRunner]. Each page gets a fresh interpreter
-(`rune.literate.worker`) that runs its blocks with [`PageRunner`][rune.literate.PageRunner];
-the parent only reads its answers, so
+[`IsolatedPageRunner`][rune.literate.IsolatedPageRunner]. Each page runs in a worker process
+(`rune.literate.worker`, lent by a [`WorkerPool`][rune.literate.WorkerPool]) that runs its
+blocks in a fresh namespace with [`PageRunner`][rune.literate.PageRunner]; the parent only
+reads its answers, which name the worker's pid and the page's token, so
 
 - a block that calls ``os._exit``, crashes or is killed is a failure naming
   the page and line (never a silent exit 0), and the blocks after it are
   reported as not run;
 - a block that runs past its timeout is stopped, with the worker and any
-  process it started, and fails;
+  process it started (in a session of its own too: the worker is their
+  subreaper on Linux), and fails;
+- a forked child cannot answer for the worker: anything on the answers pipe
+  that is not the worker's answer for this page fails the page;
 - the worker's stdin is ``/dev/null`` (``input()`` raises ``EOFError``) and
   colour is off (``NO_COLOR=1``, ``TERM=dumb``);
 - the user's Ctrl-C reaches the parent alone (the worker has its own session),
@@ -19,49 +23,24 @@ the parent only reads its answers, so
 from __future__ import annotations
 
 import json
-import os
 import queue
+import secrets
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import weakref
 from collections.abc import Callable
-from pathlib import Path
 
 from .parser import Page, PythonBlock
+from .pool import Worker, WorkerPool, worker_environment  # noqa: F401 -- re-exported
 from .runner import BlockResult, Outcome
 from .session import SHELL_LANGUAGES
 
 DEFAULT_TIMEOUT = 300.0  # seconds per block, unless --timeout or a directive says otherwise
 _START_UP_ALLOWANCE = 60.0  # seconds for a worker to start, on top of the first step's timeout
-
-# Variables that force colour on whatever NO_COLOR says.
-_FORCE_COLOUR = ("FORCE_COLOR", "CLICOLOR_FORCE", "PY_COLORS", "PYTHON_COLORS")
-
-# Loads rune.literate in the worker under a private name, without importing
-# the package around it (rune's engine, numpy): a page that imports rune then
-# gets it fresh, and a page of another project pays nothing for it.
-_BOOTSTRAP = """\
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location(
-    "_rune_literate", sys.argv[1], submodule_search_locations=[sys.argv[2]])
-module = importlib.util.module_from_spec(spec)
-sys.modules["_rune_literate"] = module
-spec.loader.exec_module(module)
-import _rune_literate.worker
-_rune_literate.worker.main()
-"""
-
-
-def worker_environment() -> dict[str, str]:
-    """The parent's environment with colour turned off for the blocks."""
-    environment = {k: v for k, v in os.environ.items() if k not in _FORCE_COLOUR}
-    environment.update(NO_COLOR="1", TERM="dumb")
-    return environment
+_TEARDOWN_ALLOWANCE = 60.0  # seconds for a page's teardown blocks, at the page's end
 
 
 class IsolatedPageRunner:
@@ -74,9 +53,11 @@ class IsolatedPageRunner:
       timeout: seconds a block may run, unless a directive of the page says
         otherwise.
       on_step: called with the line of each step as it starts (progress).
+      pool: the [`WorkerPool`][rune.literate.WorkerPool] that lends the
+        worker; default a worker of the page's own, stopped at its end.
 
     Raises:
-      TypeError: page is not a Page.
+      TypeError: page is not a Page, or pool not a WorkerPool.
       ValueError: timeout is not a positive number.
 
     >>> from rune.literate import parse_page
@@ -92,6 +73,7 @@ class IsolatedPageRunner:
         display_path: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         on_step: Callable[[int], None] | None = None,
+        pool: WorkerPool | None = None,
     ) -> None:
         if not isinstance(page, Page):
             raise TypeError(f"IsolatedPageRunner: page must be a Page (from parse_page or "
@@ -99,25 +81,30 @@ class IsolatedPageRunner:
         if not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
             raise ValueError(f"IsolatedPageRunner: timeout must be a positive number of "
                              f"seconds, got {timeout!r}")
+        if pool is not None and not isinstance(pool, WorkerPool):
+            raise TypeError(f"IsolatedPageRunner: pool must be a WorkerPool or None, got "
+                            f"{type(pool).__name__}")
         self.page = page
         self.path = display_path or page.path
         self.timeout = float(timeout)
         self._on_step = on_step or (lambda line: None)
         self._index = {id(block): index for index, block in enumerate(page.python_blocks)}
-        self._process: subprocess.Popen | None = None
+        self._pool = pool
+        self._worker: Worker | None = None
+        self._token = secrets.token_hex(8)  # names this page's answers
         self._finalizer: weakref.finalize | None = None  # ends the worker, once
-        self._answers: queue.Queue = queue.Queue()
         self._ended: str | None = None  # why the worker is gone, for the blocks after
-        self._shell_directory: str | None = None  # made here: the worker may be killed
+        self._page_over = False  # the worker was given back (or stopped)
+        # Made here, not in the worker: a worker killed at a timeout cannot remove it.
+        self._shell_directory: str | None = None
 
     def run_all(self) -> list[BlockResult]:
-        """Run every block of the page in order, then end the worker."""
+        """Run every block of the page in order, then give the worker back."""
         try:
             # Every request up front: the worker runs the page without waiting on us.
-            if self._ended is None:
-                self._start()
+            if self._ended is None and self._begin():
                 for index in range(len(self._index)):
-                    self._send({"run": index})
+                    self._worker.send({"run": index})
             results = [self._receive(block) for block in self.page.python_blocks]
         except BaseException:  # the user's Ctrl-C: stop the worker now
             self.close(grace=0)
@@ -127,77 +114,144 @@ class IsolatedPageRunner:
 
     def run_block(self, block: PythonBlock) -> BlockResult:
         """Run ``block`` (after the steps before it) in the worker and judge it."""
-        if self._ended is None:
-            self._start()
-            self._send({"run": self._index[id(block)]})
+        if self._ended is None and self._begin():
+            self._worker.send({"run": self._index[id(block)]})
         return self._receive(block)
+
+    def close(self, grace: float = 5.0) -> None:
+        """End the page: its teardown runs, and the worker goes back to the pool
+        (or is stopped, after ``grace`` seconds, if unfit for another page).
+        Safe to call twice."""
+        if self._page_over or self._worker is None:
+            self._page_over = True
+            return
+        self._page_over = True
+        worker = self._worker
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        if grace == 0 or self._ended is not None:
+            worker.stop(grace)
+            _remove(self._shell_directory)
+            return
+        worker.send({"end": True})
+        ended = self._await("ended", None)
+        if isinstance(ended, dict):
+            self._pool_of_page().add_coverage(ended.get("coverage"))
+            self._give_back(worker, reusable=not ended["left"])
+        else:
+            worker.stop(grace)
+            self._give_back(worker, reusable=False)
+        _remove(self._shell_directory)
+
+    def _pool_of_page(self) -> WorkerPool:
+        if self._pool is None:
+            self._pool = WorkerPool()
+            self._own_pool = True
+        return self._pool
+
+    def _give_back(self, worker: Worker, reusable: bool) -> None:
+        pool = self._pool_of_page()
+        pool.release(worker, reusable)
+        if getattr(self, "_own_pool", False):
+            pool.close()
+
+    def _begin(self) -> bool:
+        """Borrow a worker and send it the page, once; whether the page is under way."""
+        if self._worker is None:
+            if self._page_over:
+                return False
+            self._worker = self._pool_of_page().acquire(fresh=self.page.fresh_process)
+            if any(block.fence.language in SHELL_LANGUAGES and block.session is not None
+                   for block in self.page.python_blocks):
+                self._shell_directory = tempfile.mkdtemp(prefix="literate-shell-")
+            self._finalizer = weakref.finalize(self, _abandon, self._worker,
+                                               self._shell_directory)
+            self._worker.send({"token": self._token, "text": self.page.text, "path": self.path,
+                               "sys_path": sys.path, "timeout": self.timeout,
+                               "shell_directory": self._shell_directory})
+        return not self._page_over
 
     def _receive(self, block: PythonBlock) -> BlockResult:
         """Wait for the worker's answer about ``block``, timing each step it starts."""
         if self._ended is not None:
             return BlockResult(block, Outcome.NOT_RUN, self.path, reason=self._ended)
+        if self._worker is None or self._page_over:
+            return BlockResult(block, Outcome.NOT_RUN, self.path,
+                               reason="was not run: its page had already ended")
+        answer = self._await("result", block)
+        if isinstance(answer, BlockResult):
+            return answer
+        if answer["result"] != self._index[id(block)]:  # an answer about another block
+            return self._garbled(block, answer)
+        if answer["result"] == len(self._index) - 1:
+            self.close()  # the page's last block: the worker has nothing left to do
+        return BlockResult(
+            block, Outcome[answer["outcome"]], self.path, answer["output"],
+            answer["traceback"], answer["notes"], answer["reason"],
+        )
+
+    def _await(self, kind: str, block: PythonBlock | None):
+        """The worker's next ``kind`` answer for this page, timing each step it
+        starts; for a timeout, a crash or a garbled pipe, the block's failure."""
+        worker = self._worker
         line, seconds = None, self.timeout
-        # Until a step starts, allow for the worker's start-up on a busy machine.
-        deadline = time.monotonic() + seconds + _START_UP_ALLOWANCE
+        # Until a step starts, allow for the worker's start-up (or teardown).
+        allowance = _START_UP_ALLOWANCE if kind == "result" else _TEARDOWN_ALLOWANCE
+        deadline = time.monotonic() + seconds + allowance
         while True:
             try:
-                answer = self._answers.get(timeout=max(0.0, deadline - time.monotonic()))
+                answer = worker.answers.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 return self._timed_out(block, line, seconds)
             if answer is None:
                 return self._crashed(block, line)
+            if not self._is_ours(answer):
+                return self._garbled(block, answer)
             if "start" in answer:
                 line, seconds = answer["start"], answer["timeout"]
                 deadline = time.monotonic() + seconds
                 self._on_step(line)
-                continue
-            if answer["result"] == len(self._index) - 1:
-                self.close()  # the page's last block: the worker has nothing left to do
-            return BlockResult(
-                block, Outcome[answer["outcome"]], self.path, answer["output"],
-                answer["traceback"], answer["notes"], answer["reason"],
-            )
+            elif kind in answer:
+                return answer
 
-    def close(self, grace: float = 5.0) -> None:
-        """End the worker process and whatever it started; safe to call twice.
+    def _is_ours(self, answer) -> bool:
+        return (isinstance(answer, dict) and answer.get("pid") == self._worker.pid
+                and answer.get("token") == self._token)
 
-        The worker exits by itself once its requests end; after ``grace``
-        seconds it is killed.
-        """
-        if self._finalizer is not None:
-            self._finalizer.detach()
-            self._finalizer = None
-            _stop(self._process, grace, self._shell_directory)
-
-    def _start(self) -> None:
-        if self._process is not None:
-            return
-        package = Path(__file__).resolve().parent
-        if any(block.fence.language in SHELL_LANGUAGES and block.session is not None
-               for block in self.page.python_blocks):
-            self._shell_directory = tempfile.mkdtemp(prefix="literate-shell-")
-        self._process = subprocess.Popen(
-            [sys.executable, "-c", _BOOTSTRAP, str(package / "__init__.py"), str(package)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=worker_environment(),
-            encoding="utf-8", start_new_session=(os.name == "posix"),
+    def _garbled(self, block: PythonBlock | None, answer) -> BlockResult | None:
+        self._stop_worker()
+        sender = answer.get("pid") if isinstance(answer, dict) else None
+        whom = f"process {sender}" if sender is not None else "some process"
+        text = answer if isinstance(answer, str) else json.dumps(answer)
+        self._ended = ("was not run because the answers of the page's worker were garbled "
+                       "(protocol error)")
+        if block is None:
+            return None
+        return BlockResult(
+            block, Outcome.CRASHED, self.path,
+            reason="could not be judged: the worker's answers carried a line that is not "
+                   "its answer for this page (protocol error)",
+            traceback=(f"The worker is pid {self._worker.pid}; the line came from {whom} (a "
+                       f"forked child, or a block writing on the worker's pipe?): "
+                       f"{text[:300]!r}"),
         )
-        self._finalizer = weakref.finalize(self, _stop, self._process, 0.0,
-                                           self._shell_directory)
-        threading.Thread(target=_read_answers, args=(self._process.stdout, self._answers),
-                         daemon=True).start()
-        self._send({"text": self.page.text, "path": self.path, "sys_path": sys.path,
-                    "timeout": self.timeout, "shell_directory": self._shell_directory})
 
-    def _send(self, message: dict) -> None:
-        try:
-            self._process.stdin.write(json.dumps(message) + "\n")
-            self._process.stdin.flush()
-        except (OSError, ValueError):
-            pass  # the worker is gone: its end of the answers says how
+    def _stop_worker(self) -> None:
+        if not self._page_over:
+            self._page_over = True
+            if self._finalizer is not None:
+                self._finalizer.detach()
+            self._worker.stop(0)
+            self._give_back(self._worker, reusable=False)
+            _remove(self._shell_directory)
 
-    def _timed_out(self, block: PythonBlock, line: int | None, seconds: float) -> BlockResult:
-        self.close(grace=0)
+    def _timed_out(self, block: PythonBlock | None, line: int | None,
+                   seconds: float) -> BlockResult | None:
+        self._stop_worker()
         limit = f"its timeout of {seconds:g} s"
+        if block is None:  # a teardown block of the page
+            self._ended = f"the step at line {line} did not finish within {limit}"
+            return None
         if line in (None, block.line):
             self._ended = f"was not run because the block at line {block.line} timed out"
             return BlockResult(
@@ -209,9 +263,13 @@ class IsolatedPageRunner:
         self._ended = f"was not run because the step at line {line} did not finish within {limit}"
         return BlockResult(block, Outcome.NOT_RUN, self.path, reason=self._ended)
 
-    def _crashed(self, block: PythonBlock, line: int | None) -> BlockResult:
-        self.close()
-        how = _how_it_ended(self._process.returncode)
+    def _crashed(self, block: PythonBlock | None, line: int | None) -> BlockResult | None:
+        worker = self._worker
+        self._stop_worker()
+        how = _how_it_ended(worker.returncode)
+        if block is None:
+            self._ended = f"the process running the page {how} after its last block"
+            return None
         if line == block.line:
             self._ended = f"was not run because the block at line {block.line} ended the process"
             return BlockResult(block, Outcome.CRASHED, self.path,
@@ -221,12 +279,6 @@ class IsolatedPageRunner:
                  "something before this block (a thread of an earlier block?)")
         self._ended = f"was not run because {where} ended the process running the page ({how})"
         return BlockResult(block, Outcome.NOT_RUN, self.path, reason=self._ended)
-
-
-def _read_answers(stream, answers: queue.Queue) -> None:
-    for line in stream:
-        answers.put(json.loads(line))
-    answers.put(None)  # the worker is gone
 
 
 def _how_it_ended(code: int | None) -> str:
@@ -239,25 +291,12 @@ def _how_it_ended(code: int | None) -> str:
     return f"ended with exit status {code}"
 
 
-def _stop(process: subprocess.Popen, grace: float, shell_directory: str | None = None) -> None:
-    """Close the worker's requests (it then exits), then kill what is left and
-    remove the directory its shell commands ran in."""
-    try:
-        process.stdin.close()
-    except OSError:
-        pass
-    try:
-        process.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        pass
-    # Kill the worker's whole session: processes a timed-out block started too.
-    if os.name == "posix":
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    else:
-        process.kill()
-    process.wait()
+def _abandon(worker: Worker, shell_directory: str | None) -> None:
+    """A page dropped without being closed: stop its worker, remove its directory."""
+    worker.stop(5.0)
+    _remove(shell_directory)
+
+
+def _remove(shell_directory: str | None) -> None:
     if shell_directory is not None:
         shutil.rmtree(shell_directory, ignore_errors=True)

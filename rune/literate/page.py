@@ -192,6 +192,8 @@ class Page:
       steps: the python blocks, setup blocks and `clear` directives, in page
         order.
       timeout: the seconds a `page timeout` directive gives every block, or None.
+      fresh_process: a `fresh process` directive asks for a worker process
+        that has run no other page (and runs none after it).
 
     >>> from rune.literate import parse_page
     >>> page = parse_page("Text.\n\n```python\nx = 1\n```\n", "intro.md")
@@ -203,6 +205,7 @@ class Page:
     text: str
     steps: tuple[Step, ...]
     timeout: float | None = None
+    fresh_process: bool = False
 
     @property
     def python_blocks(self) -> list[PythonBlock]:

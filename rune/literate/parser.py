@@ -56,6 +56,7 @@ class _Assembler:
         self.page_timeout: Directive | None = None
         self.names: dict[str, int] = {}  # block names given so far, and their lines
         self.shell = False  # a `shell` directive came: shell blocks run
+        self.fresh_process = False  # a `fresh process` directive came
 
     def error(self, line: int, message: str) -> LiterateSyntaxError:
         return LiterateSyntaxError(self.path, line, message)
@@ -130,6 +131,8 @@ class _Assembler:
             self.skip_start = None
         elif name == "shell":
             self.shell = True
+        elif name == "fresh process":
+            self.fresh_process = True
         elif name == "page timeout":
             if self.page_timeout is not None:
                 raise self.error(line, f"a second `page timeout`: the page already has one at "
@@ -311,7 +314,8 @@ def parse_page(text: str, path: str = "<page>") -> Page:
     assembler = _Assembler(tokens, path)
     steps = tuple(assembler.steps())
     timeout = assembler.page_timeout.seconds if assembler.page_timeout else None
-    return Page(path=path, text=text, steps=steps, timeout=timeout)
+    return Page(path=path, text=text, steps=steps, timeout=timeout,
+                fresh_process=assembler.fresh_process)
 
 
 def read_page(path: str | Path) -> Page:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .compare import ELLIPSIS, normalize_output, output_matches, require_text
-from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner
+from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner, WorkerPool
 from .parser import (
     Fence,
     LiterateSyntaxError,
@@ -439,6 +439,7 @@ def promote_page(
     display_path: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     on_step=None,
+    pool: WorkerPool | None = None,
 ) -> PromotedPage:
     r"""Run the page at ``path`` in a worker process and compute its promoted text.
 
@@ -452,6 +453,8 @@ def promote_page(
       display_path: names the page in messages and diffs (default: ``path``).
       timeout: seconds a block may run unless a directive says otherwise.
       on_step: called with the line of each step as it starts.
+      pool: the [`WorkerPool`][rune.literate.WorkerPool] that lends the page
+        its worker (default: a worker of its own).
 
     Raises:
       OSError: the file cannot be read.
@@ -475,7 +478,7 @@ def promote_page(
         page = parse_source(text, name)
     except LiterateSyntaxError as error:
         return PromotedPage(name, text, text, error=str(error))
-    results = IsolatedPageRunner(page, timeout=timeout, on_step=on_step).run_all()
+    results = IsolatedPageRunner(page, timeout=timeout, on_step=on_step, pool=pool).run_all()
     promoted = PromotedPage(name, text, text, results)
     try:
         promoted.edits = _edits(page, results)

@@ -9,6 +9,8 @@ when a project opts in (``literate_paths``, ``literate_docstring_paths`` or
 from __future__ import annotations
 
 import doctest
+import pdb
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,8 +20,15 @@ from sybil.parsers.rest import DocTestParser
 
 from .parser import LiterateSyntaxError
 from .paths import matches_paths
-from .runner import BlockResult, Outcome
-from .sybil_integration import LiterateParser, LiterateSybil, display_path, skip_reason
+from .pool import WorkerPool
+from .runner import BlockResult, Outcome, PageRunner
+from .sybil_integration import (
+    LiterateParser,
+    LiterateSybil,
+    display_path,
+    end_page,
+    skip_reason,
+)
 
 
 class LiterateCollector:
@@ -40,6 +49,12 @@ class LiterateCollector:
         self.page_paths = list(page_paths)
         self.docstring_paths = list(docstring_paths)
         self.optionflags = _doctest_flags(optionflags)
+        # One pool for the session (for each xdist worker): pages reuse its worker.
+        self.pool = WorkerPool()
+        self._pages: LiterateSybil | None = None
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        self.pool.close()
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector):
         config = parent.config
@@ -48,8 +63,8 @@ class LiterateCollector:
         except ValueError:
             return None
         if matches_paths(relative, self.page_paths, ".md"):
-            sybil = LiterateSybil(parsers=[LiterateParser(root=config.rootpath)], name="literate")
-            return LiterateFile.from_parent(parent, path=file_path, sybils=[sybil])
+            return LiterateFile.from_parent(parent, path=file_path,
+                                            sybils=[self._page_sybil(config)])
         if (
             file_path.suffix == ".py"
             and matches_paths(relative, self.docstring_paths, ".py")
@@ -59,6 +74,16 @@ class LiterateCollector:
             sybil = LiterateSybil(parsers=[parser], name="docstrings")
             return DocstringFile.from_parent(parent, path=file_path, sybils=[sybil])
         return None
+
+
+    def _page_sybil(self, config: pytest.Config) -> LiterateSybil:
+        """The one Sybil of every page (making one per page cost 1 ms each)."""
+        if self._pages is None:
+            # Under a debugger, blocks run in this process, where it can see their frames.
+            debugging = bool(config.getoption("usepdb", False) or config.getoption("trace", False))
+            parser = LiterateParser(root=config.rootpath, pool=self.pool, in_process=debugging)
+            self._pages = LiterateSybil(parsers=[parser], name="literate")
+        return self._pages
 
 
 def _doctest_flags(names) -> int:
@@ -83,11 +108,31 @@ class LiterateItem(SybilItem):
 
     def runtest(self) -> None:
         block = self.example.parsed
-        result = self.example.document.literate_runner.run_block(block)
+        runner = self.example.document.literate_runner
+        if isinstance(runner, PageRunner) and self.config.getoption("trace", False):
+            result = self._trace(runner, block)
+        else:
+            result = runner.run_block(block)
         if result.outcome is Outcome.SKIPPED:
             pytest.skip(skip_reason(result.path, block))
+        if result.failed and isinstance(runner, PageRunner):
+            _fail_in_the_block(runner, result)
         if result.failed:
             raise BlockFailed(result)
+
+    def _trace(self, runner: PageRunner, block) -> BlockResult:
+        """Run the block under pdb from its first line, as ``--trace`` does for a test."""
+        capture = self.config.pluginmanager.getplugin("capturemanager")
+        # pytest's capture stays off throughout, and pdb talks to the terminal:
+        # what the block prints is still the block's own output.
+        capture.suspend_global_capture(in_=True)  # stdin too: pdb reads the user's commands
+        runner.debugger = pdb.Pdb(stdin=sys.__stdin__, stdout=sys.__stdout__)
+        runner.debugger.use_rawinput = False
+        try:
+            return runner.run_block(block)
+        finally:
+            runner.debugger = None
+            capture.resume_global_capture()
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, BlockFailed):
@@ -119,17 +164,45 @@ class DocstringItem(SybilItem):
         return _report_info(self)
 
 
+def _fail_in_the_block(runner: PageRunner, result: BlockResult) -> None:
+    """Fail where a debugger (``--pdb``) shows the block: re-raise the block's own
+    exception (its frames come along), or raise from a frame of the block's
+    line whose variables are the page's."""
+    if result.error is not None and not isinstance(result.error, BlockFailed):
+        raise result.error
+    failure = BlockFailed(result)
+    where = compile("\n" * (result.block.line - 1) + "raise __literate_failure__",
+                    runner.path, "exec")
+    runner.namespace["__literate_failure__"] = failure
+    try:
+        exec(where, runner.namespace)  # noqa: S102 -- a frame on the page, for the debugger
+    finally:
+        runner.namespace.pop("__literate_failure__", None)
+
+
 def _report_info(item: SybilItem):
     # The third item heads failure reports. It must not be a suffix of the node
     # id, or pytest's verbose output turns the ".md" of "page.md" into "::md".
-    where = display_path(item.path, item.config.rootpath)
+    file = item.parent
+    where = getattr(file, "_literate_where", None)  # once a file: pytest asks for each item
+    if where is None:
+        where = file._literate_where = display_path(item.path, item.config.rootpath)
     return item.path, item.example.line - 1, f"{where} line {item.example.line}"
 
 
 class LiterateFile(SybilFile):
-    """A literate page; a malformed page is a collection error naming its line."""
+    """A literate page; a malformed page is a collection error naming its line.
+
+    When pytest leaves the file (its last block run or deselected, ``-x``,
+    the session's end), the page ends: its teardown runs, its worker goes back.
+    """
 
     item_class: type[SybilItem] = LiterateItem
+
+    def teardown(self) -> None:
+        super().teardown()
+        for document in self.documents:
+            end_page(document)
 
     def collect(self):
         for sybil in self.sybils:

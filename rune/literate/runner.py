@@ -2,7 +2,7 @@
 
 pytest, ``check`` and ``promote`` all run pages through [`PageRunner`][rune.literate.PageRunner],
 so a block passes or fails for the same reason everywhere; they run it in a
-worker process (`rune.literate.isolation`), one per page.
+worker process (`rune.literate.isolation`), reused from page to page.
 
 Each block runs with the working directory restored after it, and with
 output routed by thread: what a thread started by an earlier block prints
@@ -97,6 +97,8 @@ class BlockResult:
       notes: lines to add to the report (an earlier block that failed...).
       reason: the report's headline when it says more than the outcome
         (the timeout's length, why a block was not run), else None.
+      error: the exception the block raised, in the process that ran it
+        (where a debugger can use it), else None.
 
     >>> from rune.literate import PageRunner, parse_page
     >>> [result] = PageRunner(parse_page("```python\nprint(6 * 7)\n```\n")).run_all()
@@ -111,6 +113,8 @@ class BlockResult:
     traceback: str | None = None
     notes: list[str] = field(default_factory=list)
     reason: str | None = None
+    # The exception itself, in the process that ran the block (a debugger's way in).
+    error: BaseException | None = field(default=None, repr=False, compare=False)
 
     @property
     def failed(self) -> bool:
@@ -197,6 +201,8 @@ class PageRunner:
         temporary directory made when the first one runs and removed at the
         page's end. Whoever passes one removes it (a worker's parent, which
         outlives a worker killed at a timeout).
+      debugger: a ``pdb.Pdb`` that runs each block's code from its first line
+        (``pytest --trace``), or None.
 
     Raises:
       TypeError: page is not a Page, or namespace not a dict or None.
@@ -216,6 +222,7 @@ class PageRunner:
         on_step: Callable[[int], None] | None = None,
         interrupts_are_failures: bool = False,
         shell_directory: str | None = None,
+        debugger=None,
     ) -> None:
         if not isinstance(page, Page):
             raise TypeError(f"PageRunner: page must be a Page (from parse_page or read_page), "
@@ -237,6 +244,7 @@ class PageRunner:
         self._shell_directory = shell_directory  # where the page's shell commands run
         self._owns_shell_directory = shell_directory is None
         self._on_step = on_step or (lambda line: None)
+        self.debugger = debugger
         self._caught = BaseException if interrupts_are_failures else (Exception, SystemExit,
                                                                       GeneratorExit)
         self._register_source()
@@ -331,7 +339,7 @@ class PageRunner:
             prompts = isinstance(error, SyntaxError) and any(
                 is_prompt(line.lstrip()) for line in block.fence.body_lines)
             return BlockResult(block, Outcome.RAISED, self.path, printed, self._traceback(error),
-                               reason=_PROMPTS_IN_PYTHON if prompts else None)
+                               reason=_PROMPTS_IN_PYTHON if prompts else None, error=error)
         if block.raises:
             if error is None:
                 return BlockResult(block, Outcome.DID_NOT_RAISE, self.path, printed)
@@ -441,7 +449,10 @@ class PageRunner:
         try:
             code = compile_code()
             with redirect_stdout(capture):
-                exec(code, self.namespace)  # noqa: S102 -- running the page's code is the point
+                if self.debugger is not None:
+                    self.debugger.runcall(exec, code, self.namespace)
+                else:
+                    exec(code, self.namespace)  # noqa: S102 -- running the page's code is the point
         # Any exception, SystemExit and asyncio.CancelledError included, is the
         # block's result to report; only the user's KeyboardInterrupt stops the run.
         except self._caught as error:  # noqa: BLE001

@@ -23,7 +23,7 @@ BYTE_ORDER_MARK = "\ufeff"
 DIRECTIVE_PREFIX = "literate:"
 DIRECTIVES = (
     "skip", "skip start", "skip end", "nondeterministic", "raises", "clear", "setup", "out",
-    "timeout", "page timeout", "teardown", "name", "shell",
+    "timeout", "page timeout", "teardown", "name", "shell", "fresh process",
 )
 # Directives holding a hidden python block, up to a --> line of its own.
 _HIDDEN_BLOCK_DIRECTIVES = ("setup", "teardown")

@@ -10,9 +10,12 @@ that prefers its own ``conftest.py`` can use it directly::
 
 Every example of a page shares one
 [`IsolatedPageRunner`][rune.literate.IsolatedPageRunner], kept on the Sybil
-document: the page's blocks run in order in a worker process of their own, as
-with ``check`` and ``promote``, so an abrupt exit, a crash or a timeout fails
-the block instead of ending pytest. The page is read exactly as they read it
+document: the page's blocks run in order in a worker process lent by the
+parser's [`WorkerPool`][rune.literate.WorkerPool], as with ``check`` and
+``promote``, so an abrupt exit, a crash or a timeout fails the block instead
+of ending pytest. Call `end_page(document)` when the page is over (the pytest
+plugin does when pytest leaves the page's file): its teardown runs and its
+worker goes back to the pool. The page is read exactly as they read it
 (line endings untouched), so all three see the same page.
 """
 
@@ -25,9 +28,9 @@ from pathlib import Path
 
 from sybil import Document, Example, Region, Sybil
 
-from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner
+from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner, WorkerPool
 from .parser import PythonBlock, parse_page
-from .runner import Outcome
+from .runner import Outcome, PageRunner
 
 
 class LiterateParser:
@@ -35,18 +38,30 @@ class LiterateParser:
 
     ``root`` is the directory page paths are shown relative to in reports
     and tracebacks (default: the current directory); ``timeout`` the seconds
-    a block may run unless a directive of the page says otherwise. Parsing
-    raises [`LiterateSyntaxError`][rune.literate.LiterateSyntaxError] for a
-    malformed page.
+    a block may run unless a directive of the page says otherwise; ``pool``
+    the [`WorkerPool`][rune.literate.WorkerPool] lending workers to pages
+    (default: one of the parser's own). With ``in_process`` the blocks run in
+    this process instead ([`PageRunner`][rune.literate.PageRunner]), as under
+    ``pytest --pdb``, so that a debugger sees their frames. Parsing raises
+    [`LiterateSyntaxError`][rune.literate.LiterateSyntaxError] for a malformed page.
     """
 
-    def __init__(self, root: str | Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, root: str | Path | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 pool: WorkerPool | None = None, in_process: bool = False) -> None:
         self.root = root
         self.timeout = timeout
+        self.pool = pool
+        self.in_process = in_process
 
     def __call__(self, document: Document) -> Iterator[Region]:
         page = parse_page(document.text, display_path(document.path, self.root))
-        document.literate_runner = IsolatedPageRunner(page, timeout=self.timeout)
+        if self.in_process:
+            document.literate_runner = PageRunner(page)
+        else:
+            if self.pool is None:
+                self.pool = WorkerPool()
+            document.literate_runner = IsolatedPageRunner(page, timeout=self.timeout,
+                                                          pool=self.pool)
         for block in page.python_blocks:
             yield Region(block.fence.start, block.fence.end, parsed=block, evaluator=evaluate_block)
 
@@ -60,6 +75,15 @@ def evaluate_block(example: Example) -> str | None:
     if result.outcome is Outcome.SKIPPED:
         raise unittest.SkipTest(skip_reason(result.path, example.parsed))
     return result.report() if result.failed else None
+
+
+def end_page(document: Document) -> None:
+    """The page is over: run its teardown, give its worker back (safe to call twice)."""
+    runner = getattr(document, "literate_runner", None)
+    if isinstance(runner, IsolatedPageRunner):
+        runner.close()
+    elif runner is not None:
+        runner.finish()
 
 
 def skip_reason(path: str, block: PythonBlock) -> str:

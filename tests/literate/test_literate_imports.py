@@ -7,9 +7,12 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "rune" / "literate"
-# Only the pytest integration may import pytest and Sybil, and the MkDocs plugin MkDocs.
+# Only the pytest integration may import pytest and Sybil (and pytest's debugger
+# for --trace), the MkDocs plugin MkDocs, and the worker coverage.py, when the
+# process that started it measures coverage.
 THIRD_PARTY_ALLOWED = {
     "pytest_plugin.py": {"pytest", "sybil"},
+    "worker.py": {"coverage"},
     "sybil_integration.py": {"sybil"},
     "mkdocs_plugin.py": {"mkdocs"},
 }

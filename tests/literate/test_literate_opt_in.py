@@ -90,6 +90,14 @@ def test_a_project_that_does_not_opt_in_collects_nothing_and_imports_nothing(tmp
     assert imported(result) == "[]"
 
 
+def test_testing_pages_imports_neither_numpy_nor_the_engine(tmp_path):
+    # Importing rune's engine cost each run 0.15 s, and under pytest much more:
+    # pytest rewrites the asserts of every module of a plugin's distribution.
+    result = run_pytest(make_project(tmp_path, "literate_paths = docs\n"), "-v")
+    assert "docs/guide/page.md::line:1 FAILED" in result.stdout, result.stdout + result.stderr
+    assert imported(result) == '["sybil"]'
+
+
 def test_a_project_without_sybil_runs_pytest_as_before(tmp_path):
     result = run_pytest(make_project(tmp_path), blocked=["sybil"])
     assert result.returncode == 0, result.stdout + result.stderr

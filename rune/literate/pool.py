@@ -1,0 +1,265 @@
+"""Worker processes that run page after page: started once, replaced when unfit.
+
+Starting an interpreter for every page cost about 96% of a run (and a page's
+imports were paid again on each page). A [`WorkerPool`][rune.literate.WorkerPool]
+keeps started workers (`rune.literate.worker`) and lends one to each page;
+the page gets a fresh namespace and the worker restores what a page may change
+(see `rune.literate.worker`). A worker whose page crashed, timed out, forked,
+left threads or processes running, or asked for a ``fresh process`` is never
+lent again. ``check -j N`` lends at most N at once, so N pages run side by side;
+under pytest the pool is the session's, and each page gives its worker back
+when pytest leaves the page's file.
+
+Each worker has two pipes (and a thread reading its answers): the descriptors
+a run holds are bounded by the number of workers, not of pages.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import warnings
+import weakref
+from pathlib import Path
+
+from .processes import kill_descendants
+
+# Variables that force colour on whatever NO_COLOR says.
+_FORCE_COLOUR = ("FORCE_COLOR", "CLICOLOR_FORCE", "PY_COLORS", "PYTHON_COLORS")
+# Variables that make coverage.py start by itself in a new interpreter: the
+# worker measures the pages itself (and gives them back to the blocks).
+_COVERAGE_START = ("COVERAGE_PROCESS_START", "COVERAGE_PROCESS_CONFIG")
+
+# Loads rune.literate in the worker under a private name, without importing
+# the package around it (rune's engine, numpy): a page that imports rune then
+# gets it fresh, and a page of another project pays nothing for it.
+_BOOTSTRAP = """\
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location(
+    "_rune_literate", sys.argv[1], submodule_search_locations=[sys.argv[2]])
+module = importlib.util.module_from_spec(spec)
+sys.modules["_rune_literate"] = module
+spec.loader.exec_module(module)
+import _rune_literate.worker
+_rune_literate.worker.main()
+"""
+
+
+def worker_environment() -> dict[str, str]:
+    """The parent's environment with colour turned off for the blocks."""
+    environment = {k: v for k, v in os.environ.items() if k not in _FORCE_COLOUR}
+    environment.update(NO_COLOR="1", TERM="dumb")
+    return environment
+
+
+class Worker:
+    """One worker process: its pipes, and the answers read from it so far.
+
+    ``answers`` holds each answer as a dict, a ``str`` for a line that is not
+    JSON, and None once the worker is gone.
+    """
+
+    def __init__(self, coverage: dict | None) -> None:
+        package = Path(__file__).resolve().parent
+        environment = worker_environment()
+        kept = {name: environment.pop(name) for name in _COVERAGE_START
+                if coverage is not None and name in environment}
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _BOOTSTRAP, str(package / "__init__.py"), str(package)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=environment,
+            encoding="utf-8", start_new_session=(os.name == "posix"),
+        )
+        self.pid = self.process.pid
+        self.answers: queue.Queue = queue.Queue()
+        self.pages = 0  # pages it has been lent for
+        self._stopped = False
+        threading.Thread(target=_read_answers, args=(self.process.stdout, self.answers),
+                         daemon=True).start()
+        self.send({"environment": kept, "coverage": coverage})
+
+    def send(self, message: dict) -> None:
+        try:
+            self.process.stdin.write(json.dumps(message) + "\n")
+            self.process.stdin.flush()
+        except (OSError, ValueError):
+            pass  # the worker is gone: its end of the answers says how
+
+    def stop(self, grace: float = 0.0) -> None:
+        """End the worker and every process below it; safe to call twice.
+
+        The worker exits by itself when its requests end; after ``grace``
+        seconds it is killed, with whatever it started.
+        """
+        if self._stopped:
+            return
+        self._stopped = True
+        _stop(self.process, grace)
+
+    @property
+    def returncode(self) -> int | None:
+        return self.process.returncode
+
+
+class WorkerPool:
+    r"""Lends workers to pages; keeps at most ``size`` idle ones for the next pages.
+
+    Args:
+      size: how many idle workers to keep (``check -j N``: N).
+
+    Raises:
+      ValueError: size is not a positive whole number.
+
+    >>> from rune.literate import IsolatedPageRunner, WorkerPool, parse_page
+    >>> page = parse_page("```python\nimport os\nprint(os.getpid())\n```\n")
+    >>> with WorkerPool() as pool:
+    ...     first, second = (IsolatedPageRunner(page, pool=pool).run_all()[0] for _ in "ab")
+    ...     print(first.output == second.output)  # one worker ran both pages
+    True
+    """
+
+    def __init__(self, size: int = 1) -> None:
+        if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+            raise ValueError(f"WorkerPool: size must be a whole number of workers, 1 or more, "
+                             f"got {size!r}")
+        self.size = size
+        self._idle: list[Worker] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        self._coverage = _ParentCoverage()
+        self._finalizer = weakref.finalize(self, _stop_all, self._idle)
+
+    def acquire(self, fresh: bool = False) -> Worker:
+        """A worker for one page: an idle one, or a new one (always new when ``fresh``)."""
+        with self._lock:
+            if self._idle and not fresh:
+                worker = self._idle.pop()
+            else:
+                worker = None
+        if worker is None:
+            worker = Worker(self._coverage.settings())
+        worker.pages += 1
+        return worker
+
+    def release(self, worker: Worker, reusable: bool) -> None:
+        """Take a worker back after its page; stop it unless it may run another."""
+        with self._lock:
+            if reusable and not self._closed and len(self._idle) < self.size:
+                self._idle.append(worker)
+                return
+        worker.stop(grace=5.0)
+
+    def add_coverage(self, measured: dict | None) -> None:
+        """Add the lines a worker measured to this process's coverage data."""
+        self._coverage.add(measured)
+
+    def close(self) -> None:
+        """Stop the idle workers; workers lent out are stopped when given back."""
+        with self._lock:
+            self._closed = True
+            idle, self._idle[:] = list(self._idle), []
+        _stop_all(idle, grace=5.0)
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+class _ParentCoverage:
+    """coverage.py running in this process, if any: the settings a worker
+    measures with, and the place its lines go."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._data: tuple | None = None  # (the Coverage, its data), taken once
+
+    @staticmethod
+    def current():
+        coverage = sys.modules.get("coverage")
+        if coverage is None:
+            return None
+        return coverage.Coverage.current()
+
+    def settings(self) -> dict | None:
+        current = self.current()
+        if current is None:
+            return None
+        config = current.config
+        return {
+            "config_file": config.config_file or False, "branch": config.branch,
+            "source": config.source, "source_pkgs": config.source_pkgs or None,
+            "include": config.run_include or None, "omit": config.run_omit or None,
+            "cover_pylib": config.cover_pylib, "timid": config.timid,
+        }
+
+    def add(self, measured: dict | None) -> None:
+        current = self.current()
+        if not measured or current is None:
+            return
+        with self._lock:
+            data = self._data_of(current)
+            if "arcs" in measured:
+                data.add_arcs({name: [tuple(arc) for arc in arcs]
+                               for name, arcs in measured["arcs"].items()})
+            else:
+                data.add_lines(measured["lines"])
+
+
+    def _data_of(self, current):
+        """The data ``current`` will save (get_data, once: each call also runs its
+        end-of-run checks, which warn "No data was collected" while this
+        process has measured nothing of its own yet)."""
+        if self._data is None or self._data[0] is not current:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self._data = (current, current.get_data())
+        return self._data[1]
+
+
+def _read_answers(stream, answers: queue.Queue) -> None:
+    with stream:
+        for line in stream:
+            try:
+                answers.put(json.loads(line))
+            except ValueError:
+                answers.put(line)  # not an answer at all: the runner reports it
+    answers.put(None)  # the worker is gone
+
+
+def _stop_all(workers: list[Worker], grace: float = 0.0) -> None:
+    for worker in list(workers):
+        worker.stop(grace)
+
+
+def _stop(process: subprocess.Popen, grace: float) -> None:
+    """Close the worker's requests (it then exits), then kill what is left."""
+    try:
+        process.stdin.close()
+    except OSError:
+        pass
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        pass
+    if os.name == "posix":
+        # Freeze it, then kill every process below it (those in sessions of
+        # their own too: the worker is their subreaper), then its group.
+        _signal_group(process.pid, signal.SIGSTOP)
+        kill_descendants(process.pid)
+        _signal_group(process.pid, signal.SIGKILL)
+    else:
+        process.kill()
+    process.wait()
+
+
+def _signal_group(pid: int, number: int) -> None:
+    try:
+        os.killpg(pid, number)
+    except (ProcessLookupError, PermissionError):
+        pass
