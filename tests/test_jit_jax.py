@@ -399,3 +399,21 @@ def test_argpartition_partitions_as_numpy_does_without_a_full_sort(name, kth):
             np.testing.assert_array_equal(np.sort(taken[:, k + 1:], axis=-1), ordered[:, k + 1:])
         source = partitioned.source(data)
         assert "top_k" in source and "sort[" not in source
+
+
+# ------------------------------------------------- numpy's answers, numpy's errors
+
+
+def test_set_at_a_traced_index_of_a_constant_and_its_tangent():
+    # The constant (and jvp's zero tangent of it) is a numpy array in the
+    # graph, which has no .at: set_at raised AttributeError on the JAX backend.
+    x = nx.array([1.0, 2.0, 3.0])
+    assert_same(lambda v, i: nx.array([1.0, 2.0, 3.0]).at[i].set(v), nx.array(5.0),
+                nx.array([1]))
+    assert_same(lambda x, v, i: rune.jvp(lambda x, v: x.at[i].set(v), (x, v),
+                                         (nx.ones(3), nx.array(2.0)))[1],
+                x, nx.array(5.0), nx.array(2))
+    assert_same(lambda x, v, i: rune.jvp(lambda v: x.at[i].set(v), (v,), (nx.array(2.0),))[1],
+                x, nx.array(5.0), nx.array(2))
+    assert_same(rune.grad(lambda x, v, i: nx.sum(x.at[i].set(v * x[0]) ** 2), argnums=(0, 1)),
+                x, nx.array(5.0), nx.array(2))

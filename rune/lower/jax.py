@@ -128,7 +128,8 @@ def _pad(x, shape, index, value):
 def _set_at(x, v, *indices):
     """x[indices] = v with numpy's rule for repeated places (the last value wins):
     XLA leaves the winner unspecified, so the places are cleared and only each
-    place's last update is added."""
+    place's last update is added. x may be a constant of the graph (a numpy array)."""
+    x = jnp.asarray(x)
     index_shape = jnp.broadcast_shapes(*[jnp.shape(i) for i in indices])
     order = jnp.arange(math.prod(index_shape)).reshape(index_shape)
     last = jnp.full(x.shape[:len(indices)], -1).at[indices].max(order)[indices]
