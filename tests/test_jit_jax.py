@@ -8,6 +8,7 @@ there as unsupported, with the reason. Skipped when JAX is not installed
 (`pip install -e ".[jax]"`); CI installs it.
 """
 
+import gc
 import importlib
 import os
 import sys
@@ -417,3 +418,32 @@ def test_set_at_a_traced_index_of_a_constant_and_its_tangent():
                 x, nx.array(5.0), nx.array(2))
     assert_same(rune.grad(lambda x, v, i: nx.sum(x.at[i].set(v * x[0]) ** 2), argnums=(0, 1)),
                 x, nx.array(5.0), nx.array(2))
+
+
+def _resident_mb():
+    with open("/proc/self/statm") as statm:  # Linux; pages resident now
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads /proc (Linux)")
+def test_calls_with_jax_arrays_of_many_shapes_keep_cache_size_programs(monkeypatch):
+    # JAX's cache of compiled programs (about 1.5 MB each) grew with every
+    # shape, where rune.jit's docs promise CACHE_SIZE traces. 1,000 shapes in
+    # a long run (RUNE_PROPERTY_EXAMPLES): each compiles (~30 ms).
+    jit_module = sys.modules["rune.jit"]
+    monkeypatch.setattr(jit_module, "CACHE_SIZE", 8)
+    shapes = 1000 if os.environ.get("RUNE_PROPERTY_EXAMPLES") else 64
+    f = rune.jit(lambda x: nx.sum(nx.sin(x) * 2.0), backend="jax")
+    inputs = as_jax_arrays([np.ones(n) for n in range(1, shapes + 1)])
+    largest = 0
+    for n, x in enumerate(inputs, 1):
+        assert float(f(x)) == pytest.approx(2 * np.sin(1.0) * n, rel=1e-12)
+        largest = max(largest, f._by_shape._cache_size())
+        if n == 16:  # the caches are full: from here on, no growth
+            gc.collect()
+            full = _resident_mb()
+    assert largest <= 8 and len(f._cache) <= 8
+    gc.collect()
+    grown = _resident_mb() - full
+    print(f"{grown:.1f} MB more after {shapes - 16} more shapes")
+    assert grown < 0.5 * (shapes - 16), f"{grown:.0f} MB more after {shapes - 16} more shapes"

@@ -24,6 +24,7 @@ graph (the same numbers on every call of one trace).
 from __future__ import annotations
 
 import math
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -400,6 +401,7 @@ class JaxJitted(Jitted):
         # program by shapes and dtypes, so rune adds nothing per call. rune
         # traces, lowers and compiles only when JAX traces.
         self._by_shape = jax.jit(self._lower_traced)
+        self._programs = 0  # how many programs _by_shape's cache holds
 
     def __call__(self, *args, **kwargs):
         if (not kwargs and not self.static_argnums and not active_traces()
@@ -432,6 +434,7 @@ class JaxJitted(Jitted):
     def _lower_traced(self, *args):
         """What `_by_shape` traces: rune's graph for args' shapes and dtypes
         (JAX tracers), lowered and applied to them."""
+        self._count_program()
         entry = self._entry(args, {})[0]
         if not entry.cacheable:
             raise _CapturedTracer
@@ -439,6 +442,19 @@ class JaxJitted(Jitted):
         # One output alone, the common case, comes back as JAX returns it.
         structure = entry.out_structure
         return outs[0] if structure.kind is None else _Outputs(structure, outs)
+
+    def _count_program(self):
+        """Count the program JAX is about to compile for `_by_shape` (one per
+        shapes and dtypes of the arguments). JAX keeps each (about 1.5 MB)
+        until told: past CACHE_SIZE, its cache is emptied, so memory stays
+        bounded as rune's cache of traces is (a shape seen again compiles again)."""
+        with self._lock:
+            self._programs += 1
+            full = self._programs > _jit_module.CACHE_SIZE
+            if full:
+                self._programs = 1  # the one being compiled
+        if full:
+            self._by_shape.clear_cache()
 
     def _compile(self, entry):
         lowered = lower(entry.graph)
@@ -448,6 +464,8 @@ class JaxJitted(Jitted):
 
     def cache_clear(self):
         super().cache_clear()
+        with self._lock:
+            self._programs = 0
         self._by_shape.clear_cache()
 
     def source(self, *args, **kwargs) -> str:
@@ -463,6 +481,8 @@ class JaxJitted(Jitted):
         with _x64():
             return run.lower(*values)
 
+
+_jit_module = sys.modules[Jitted.__module__]  # CACHE_SIZE, read at each count
 
 # JAX's concrete array class: an exact type test is cheaper than isinstance
 # with jax.Array, and tracers of JAX's own transformations are not taken.
