@@ -38,6 +38,7 @@ from ..graph import WeakVar
 from ..jit import Jitted, _function_name, _tensor
 from ..nx.tensor import Tensor
 from ..primitives.indexing import numpy_index
+from ..primitives import special
 from ..primitives.linalg import _LU_CONDITION
 from ..primitives.updates import _start
 
@@ -51,6 +52,45 @@ def _astype(x, dtype):
     if jnp.iscomplexobj(x) and np.dtype(dtype).kind != "c":
         x = jnp.real(x)  # numpy drops the imaginary part (with a warning)
     return jnp.asarray(x).astype(dtype)
+
+
+def _erfinv(y):
+    v = jnp.asarray(y).astype(np.float64)
+    return _inverse_erf(v, 1 - jnp.abs(v))
+
+
+def _erfcinv(z):
+    """erfinv(1 - z), q = 1 - |1 - z| = min(z, 2 - z) exact (as rune's impl)."""
+    u = jnp.asarray(z).astype(np.float64)
+    q = jnp.minimum(u, 2 - u)
+    v = jnp.where(u <= 1, 1.0, -1.0) * (1 - q)
+    return _inverse_erf(v, jnp.where((u < 0) | (u > 2), jnp.nan, q))
+
+
+def _inverse_erf(v, q):
+    """rune's erfinv (primitives/special.py), not jax.scipy's (1e-11 off near
+    ±1): Giles' start, three Newton steps and two more where q = 1 - |v| <
+    1e-6, near ±1 on log erfc. Masked updates become selections."""
+    x = special._start(v, q, jnp)
+    for _ in range(3):
+        x = _erfinv_newton_step(x, v, q)
+    x = jnp.where(q < 1e-6, _erfinv_newton_step(_erfinv_newton_step(x, v, q), v, q), x)
+    x = jnp.where(q == 0, jnp.copysign(jnp.inf, v), x)
+    return jnp.where(jnp.isnan(q) | (q < 0), jnp.nan, x)
+
+
+def _erfinv_newton_step(x, v, q):
+    """special._newton_step: x - (erf(x) - v) / erf'(x), where erf(x) - v is
+    -erfc(|x|) log(erfc(|x|) / q), signed, near ±1 (q <= 0.5). The tail's
+    step divides erfc by erf' first: XLA flushes subnormal numbers to zero,
+    and erfc(|x|) times the logarithm is one near erfcinv(1e-300)."""
+    finite = jnp.isfinite(x)
+    at = jnp.where(finite, x, 0.0)
+    slope = 2 / math.sqrt(math.pi) * jnp.exp(-x * x)
+    tail_erfc = jsp.erfc(jnp.abs(at))
+    tail_step = -(tail_erfc / slope) * jnp.log(tail_erfc / q)
+    step = jnp.where(q <= 0.5, jnp.where(v > 0, tail_step, -tail_step), (jsp.erf(at) - v) / slope)
+    return jnp.where(finite & (q > 0), x - step, x)
 
 
 def _integer_pow(x, n):
@@ -203,8 +243,7 @@ LOWERINGS.update({
     "sigmoid": _sigmoid,
     "stop_gradient": lambda x: x,  # differentiation happened in rune: the value passes
     # special functions
-    "erf": jsp.erf, "erfc": jsp.erfc, "erfinv": jsp.erfinv,
-    "erfcinv": lambda z: jsp.ndtri(z / 2) / -math.sqrt(2),  # ndtri(p) = -sqrt(2) erfcinv(2p)
+    "erf": jsp.erf, "erfc": jsp.erfc, "erfinv": _erfinv, "erfcinv": _erfcinv,
     "gamma": jsp.gamma, "gammaln": jsp.gammaln, "digamma": jsp.digamma,
     "polygamma": lambda x, n: jsp.polygamma(n, x),
     "i0": jsp.i0, "i0e": jsp.i0e, "i1": jsp.i1, "i1e": jsp.i1e,
