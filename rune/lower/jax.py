@@ -38,9 +38,10 @@ from ..graph import WeakVar
 from ..jit import Jitted, _function_name, _tensor
 from ..nx.tensor import Tensor
 from ..primitives.indexing import numpy_index
-from ..primitives import special
 from ..primitives.linalg import _LU_CONDITION
 from ..primitives.updates import _start
+from . import jax_checks as checks
+from .jax_special import erfcinv, erfinv
 
 __all__ = ["LOWERINGS", "UNSUPPORTED", "lower", "JaxJitted"]
 
@@ -52,45 +53,6 @@ def _astype(x, dtype):
     if jnp.iscomplexobj(x) and np.dtype(dtype).kind != "c":
         x = jnp.real(x)  # numpy drops the imaginary part (with a warning)
     return jnp.asarray(x).astype(dtype)
-
-
-def _erfinv(y):
-    v = jnp.asarray(y).astype(np.float64)
-    return _inverse_erf(v, 1 - jnp.abs(v))
-
-
-def _erfcinv(z):
-    """erfinv(1 - z), q = 1 - |1 - z| = min(z, 2 - z) exact (as rune's impl)."""
-    u = jnp.asarray(z).astype(np.float64)
-    q = jnp.minimum(u, 2 - u)
-    v = jnp.where(u <= 1, 1.0, -1.0) * (1 - q)
-    return _inverse_erf(v, jnp.where((u < 0) | (u > 2), jnp.nan, q))
-
-
-def _inverse_erf(v, q):
-    """rune's erfinv (primitives/special.py), not jax.scipy's (1e-11 off near
-    ±1): Giles' start, three Newton steps and two more where q = 1 - |v| <
-    1e-6, near ±1 on log erfc. Masked updates become selections."""
-    x = special._start(v, q, jnp)
-    for _ in range(3):
-        x = _erfinv_newton_step(x, v, q)
-    x = jnp.where(q < 1e-6, _erfinv_newton_step(_erfinv_newton_step(x, v, q), v, q), x)
-    x = jnp.where(q == 0, jnp.copysign(jnp.inf, v), x)
-    return jnp.where(jnp.isnan(q) | (q < 0), jnp.nan, x)
-
-
-def _erfinv_newton_step(x, v, q):
-    """special._newton_step: x - (erf(x) - v) / erf'(x), where erf(x) - v is
-    -erfc(|x|) log(erfc(|x|) / q), signed, near ±1 (q <= 0.5). The tail's
-    step divides erfc by erf' first: XLA flushes subnormal numbers to zero,
-    and erfc(|x|) times the logarithm is one near erfcinv(1e-300)."""
-    finite = jnp.isfinite(x)
-    at = jnp.where(finite, x, 0.0)
-    slope = 2 / math.sqrt(math.pi) * jnp.exp(-x * x)
-    tail_erfc = jsp.erfc(jnp.abs(at))
-    tail_step = -(tail_erfc / slope) * jnp.log(tail_erfc / q)
-    step = jnp.where(q <= 0.5, jnp.where(v > 0, tail_step, -tail_step), (jsp.erf(at) - v) / slope)
-    return jnp.where(finite & (q > 0), x - step, x)
 
 
 def _integer_pow(x, n):
@@ -171,6 +133,7 @@ def _set_at(x, v, *indices):
     XLA leaves the winner unspecified, so the places are cleared and only each
     place's last update is added. x may be a constant of the graph (a numpy array)."""
     x = jnp.asarray(x)
+    checks.check_indices(x.shape, indices)
     index_shape = jnp.broadcast_shapes(*[jnp.shape(i) for i in indices])
     order = jnp.arange(math.prod(index_shape)).reshape(index_shape)
     last = jnp.full(x.shape[:len(indices)], -1).at[indices].max(order)[indices]
@@ -182,10 +145,28 @@ def _set_at(x, v, *indices):
 
 def _scatter(method, kind):
     def lowering(v, *indices, shape):
+        checks.check_indices(shape, indices)
         v = jnp.asarray(v)
         start = jnp.full(shape, _start(np.dtype(v.dtype), kind), dtype=v.dtype)
         return getattr(start.at[indices], method)(v)
     return lowering
+
+
+def _gather(x, *indices):
+    x = jnp.asarray(x)
+    checks.check_indices(x.shape, indices)
+    return x[indices]
+
+
+def _scatter_add(ct, *indices, shape):
+    checks.check_indices(shape, indices)
+    return jnp.zeros(shape, jnp.asarray(ct).dtype).at[indices].add(ct)
+
+
+def _add_at(x, v, *indices):
+    x = jnp.asarray(x)
+    checks.check_indices(x.shape, indices)
+    return x.at[indices].add(v)
 
 
 def _products_of_others(s):
@@ -243,7 +224,7 @@ LOWERINGS.update({
     "sigmoid": _sigmoid,
     "stop_gradient": lambda x: x,  # differentiation happened in rune: the value passes
     # special functions
-    "erf": jsp.erf, "erfc": jsp.erfc, "erfinv": _erfinv, "erfcinv": _erfcinv,
+    "erf": jsp.erf, "erfc": jsp.erfc, "erfinv": erfinv, "erfcinv": erfcinv,
     "gamma": jsp.gamma, "gammaln": jsp.gammaln, "digamma": jsp.digamma,
     "polygamma": lambda x, n: jsp.polygamma(n, x),
     "i0": jsp.i0, "i0e": jsp.i0e, "i1": jsp.i1, "i1e": jsp.i1e,
@@ -269,12 +250,11 @@ LOWERINGS.update({
     # indexing and updates
     "slice": lambda x, index: jnp.asarray(x)[numpy_index(index)],
     "pad": _pad,
-    "gather": lambda x, *indices: jnp.asarray(x)[indices],
-    "scatter_add": lambda ct, *indices, shape: jnp.zeros(shape, jnp.asarray(ct).dtype)
-    .at[indices].add(ct),
+    "gather": _gather,
+    "scatter_add": _scatter_add,
     "set_slice": lambda x, v, index: jnp.asarray(x).at[numpy_index(index)].set(v),
     "set_at": _set_at,
-    "add_at": lambda x, v, *indices: jnp.asarray(x).at[indices].add(v),
+    "add_at": _add_at,
     "scatter_mul": _scatter("multiply", "mul"),
     "scatter_min": _scatter("min", "min"),
     "scatter_max": _scatter("max", "max"),
@@ -287,13 +267,13 @@ LOWERINGS.update({
         lambda r, w: jnp.searchsorted(r, w, side=side))(a, v),
     # linear algebra
     "einsum": lambda *operands, subscripts: jnp.einsum(subscripts, *operands),
-    "inv": jnp.linalg.inv,
-    "solve": jnp.linalg.solve,
+    "inv": checks.LINALG["inv"],  # these three raise numpy's LinAlgError (jax_checks.py)
+    "solve": checks.LINALG["solve"],
     "det": jnp.linalg.det,
     "adjugate": _adjugate,
     "logabsdet": _slogdet(1),
     "sign_of_det": _slogdet(0),
-    "cholesky": jnp.linalg.cholesky,
+    "cholesky": checks.LINALG["cholesky"],
     "singular_values": lambda a: jnp.linalg.svd(a, compute_uv=False),
     "svd_vectors": lambda a, which: jnp.linalg.svd(a, full_matrices=False)[
         0 if which == "u" else 2],
@@ -338,7 +318,10 @@ def lower(graph):
         env = {id(var): value for var, value in zip(graph.inputs, values)}
         for prim, args, params, out in graph.equations:
             rule = _lowering(prim)
-            result = rule(*[_read(env, a) for a in args], **params)
+            values = [_read(env, a) for a in args]
+            if prim.name in checks.RAISES_WHEN_EMPTY:
+                checks.raise_if_numpy_would(prim, values, params, out)
+            result = rule(*values, **params)
             if type(out) is tuple:  # several results
                 env.update(zip(map(id, out), map(_recorded, result, out)))
             else:
@@ -346,6 +329,22 @@ def lower(graph):
         return [_as_dtype(_read(env, o), o.dtype) for o in graph.outputs]
 
     return run
+
+
+def _program(graph, structure):
+    """The graph as the function jax.jit compiles: `_Outputs`, with the failure
+    code of its checks (jax_checks.py) if it has some; one output alone, and
+    no checks, as JAX returns it."""
+    run = lower(graph)
+
+    def program(*values):
+        with checks.program_checks() as found:
+            outs = run(*values)
+        if found.code is None and structure.kind is None:
+            return outs[0]
+        return _Outputs(structure, outs, found.code, tuple(found.errors))
+
+    return program
 
 
 def _lowering(prim):
@@ -381,8 +380,22 @@ def _call(*args, fun):
 
 
 def _cond(pred, *args, true, false):
-    branches = [lambda ops, b=b: tuple(lower(b.graph)(*ops)) for b in (true, false)]
-    return list(lax.cond(jnp.asarray(pred).astype(bool), *branches, tuple(args)))
+    checked = checks.may_fail(true.graph) or checks.may_fail(false.graph)
+
+    def branch(graph):
+        def run(ops):
+            if not checked:
+                return tuple(lower(graph)(*ops))
+            with checks.nested() as found:  # each branch returns its failure code
+                outs = tuple(lower(graph)(*ops))
+            return outs + (found.code_or_no_failure(),)
+        return run
+
+    outs = list(lax.cond(jnp.asarray(pred).astype(bool), branch(true.graph), branch(false.graph),
+                         tuple(args)))
+    if checked:
+        checks.include(outs.pop())
+    return outs
 
 
 def _while(*args, cond, body, num_cond_consts, num_body_consts):
@@ -392,22 +405,38 @@ def _while(*args, cond, body, num_cond_consts, num_body_consts):
     test, step = lower(cond.graph), lower(body.graph)
     # The loop's carry keeps one type: the types the body's graph recorded.
     init = tuple(_as_dtype(c, v.dtype) for c, v in zip(carry, body.graph.outputs))
-    return list(lax.while_loop(lambda c: jnp.asarray(test(*cond_consts, *c)[0]).astype(bool),
-                               lambda c: tuple(step(*body_consts, *c)), init))
+
+    def holds(c):
+        return jnp.asarray(test(*cond_consts, *c)[0]).astype(bool)
+
+    if not (checks.may_fail(cond.graph) or checks.may_fail(body.graph)):
+        return list(lax.while_loop(holds, lambda c: tuple(step(*body_consts, *c)), init))
+    return checks.checked_while(holds, lambda c: tuple(step(*body_consts, *c)), init)
 
 
 def _scan(*args, body, length, reverse, num_consts, num_carry):
     consts, carry = args[:num_consts], args[num_consts:num_consts + num_carry]
     xs = args[num_consts + num_carry:]
     step = lower(body.graph)
+    checked = checks.may_fail(body.graph)  # then the carry's last entry is the failure code
 
     def f(c, x):
-        out = step(*consts, *c, *x)
-        return tuple(out[:num_carry]), tuple(out[num_carry:])
+        if not checked:
+            out = step(*consts, *c, *x)
+            return tuple(out[:num_carry]), tuple(out[num_carry:])
+        with checks.nested() as found:
+            out = step(*consts, *c[:-1], *x)
+        code = checks.first_failure(c[-1], found.code_or_no_failure())
+        return tuple(out[:num_carry]) + (code,), tuple(out[num_carry:])
 
     init = tuple(_as_dtype(c, v.dtype) for c, v in zip(carry, body.graph.outputs))
+    if checked:
+        init += (jnp.array(checks.NO_FAILURE, np.int64),)
     final, ys = lax.scan(f, init, tuple(jnp.asarray(x) for x in xs), length=length,
                          reverse=reverse)
+    if checked:
+        checks.include(final[-1])
+        final = final[:-1]
     return list(final) + list(ys)
 
 
@@ -455,7 +484,7 @@ class JaxJitted(Jitted):
                 pass  # f closes over a tracer: the general path below says how
             else:
                 if type(outs) is _Outputs:
-                    return self._results(outs.structure, outs.leaves)
+                    return self._results(outs)
                 return outs if self.jax_arrays else _tensor(np.asarray(outs))
         entry, leaves, values = self._entry(args, kwargs)
         if values is None or not entry.cacheable:  # under an enclosing transformation
@@ -463,9 +492,15 @@ class JaxJitted(Jitted):
         run = entry.run or self._compile(entry)
         with _x64():
             outs = run(*values)
-        return self._results(entry.out_structure, outs)
+        if type(outs) is _Outputs:
+            return self._results(outs)
+        return outs if self.jax_arrays else _tensor(np.asarray(outs))
 
-    def _results(self, structure, outs):
+    def _results(self, program_outputs):
+        """The call's results, once the program's checks raised if one failed."""
+        structure, outs = program_outputs.structure, program_outputs.leaves
+        if program_outputs.code is not None:
+            checks.raise_if_failed(program_outputs.code, program_outputs.errors)
         if not self.jax_arrays:
             outs = [_tensor(np.asarray(o)) for o in outs]
         return outs[0] if structure.kind is None else ptree.unflatten(structure, outs)
@@ -477,10 +512,7 @@ class JaxJitted(Jitted):
         entry = self._entry(args, {})[0]
         if not entry.cacheable:
             raise _CapturedTracer
-        outs = lower(entry.graph)(*args)
-        # One output alone, the common case, comes back as JAX returns it.
-        structure = entry.out_structure
-        return outs[0] if structure.kind is None else _Outputs(structure, outs)
+        return _program(entry.graph, entry.out_structure)(*args)
 
     def _count_program(self):
         """Count the program JAX is about to compile for `_by_shape` (one per
@@ -496,7 +528,7 @@ class JaxJitted(Jitted):
             self._by_shape.clear_cache()
 
     def _compile(self, entry):
-        lowered = lower(entry.graph)
+        lowered = _program(entry.graph, entry.out_structure)
         lowered.__name__ = _function_name(self)  # names the StableHLO module
         entry.run = jax.jit(lowered)
         return entry.run
@@ -511,7 +543,7 @@ class JaxJitted(Jitted):
         """The lowered program for these arguments, as a jaxpr."""
         entry, _, values = self._entry(args, kwargs)
         with _x64():
-            return str(jax.make_jaxpr(lower(entry.graph))(*values))
+            return str(jax.make_jaxpr(_program(entry.graph, entry.out_structure))(*values))
 
     def lowered(self, *args, **kwargs):
         """`jax.jit(...).lower(...)` for these arguments: `.as_text()` is StableHLO."""
@@ -533,17 +565,30 @@ class _CapturedTracer(Exception):
 
 
 class _Outputs:
-    """The flat outputs of `_lower_traced` and rune's structure for them: a
-    JAX pytree whose structure rides as static data (so jax.jit returns it)."""
+    """What a compiled program returns (beside one output alone, unchecked): its
+    flat outputs, rune's structure for them, and the failure code of its checks
+    with their errors (jax_checks.py). A JAX pytree whose structure and errors
+    ride as static data, so jax.jit returns it."""
 
-    __slots__ = ("structure", "leaves")
+    __slots__ = ("structure", "leaves", "code", "errors")
 
-    def __init__(self, structure, leaves):
-        self.structure, self.leaves = structure, leaves
+    def __init__(self, structure, leaves, code=None, errors=()):
+        self.structure, self.leaves, self.code, self.errors = structure, leaves, code, errors
 
 
-jax.tree_util.register_pytree_node(_Outputs, lambda o: (o.leaves, o.structure),
-                                   lambda structure, leaves: _Outputs(structure, leaves))
+def _flatten_outputs(o):
+    leaves = o.leaves if o.code is None else [*o.leaves, o.code]
+    return leaves, (o.structure, o.errors, o.code is not None)
+
+
+def _unflatten_outputs(static, leaves):
+    structure, errors, checked = static
+    leaves = list(leaves)
+    return _Outputs(structure, leaves[:-1], leaves[-1], errors) if checked else \
+        _Outputs(structure, leaves)
+
+
+jax.tree_util.register_pytree_node(_Outputs, _flatten_outputs, _unflatten_outputs)
 
 
 def _x64():
