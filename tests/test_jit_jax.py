@@ -584,4 +584,6 @@ def test_under_jax_jit_a_failure_is_a_checkify_error():
         error, _ = checked(x, i)
         assert error.get().startswith("index 3 is out of bounds for axis 0 with size 3")
         error, out = checked(x, i - 1)
+        with pytest.raises(ValueError, match="checkify"):  # JAX's word on an unwrapped check
+            jax.jit(f)(x, i)
     assert error.get() is None and np.asarray(out).tolist() == [1.0, 3.0]

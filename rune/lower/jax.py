@@ -13,7 +13,10 @@ program (rune traces when JAX traces): rune adds no work per call.
 
 Control flow lowers to `lax.cond`, `lax.while_loop` and `lax.scan`, their
 branches and bodies lowered the same way. Primitives in `UNSUPPORTED` raise
-a NotImplementedError naming them when a graph uses them.
+a NotImplementedError naming them when a graph uses them. Where the numpy
+backend raises (an index out of bounds, a singular matrix), the lowering
+checks and the call raises the same error (jax_checks.py), never XLA's
+clamped index or inf.
 
 rune computes in float64; the call runs under `jax.enable_x64(True)` so
 results equal the numpy backend's. Random draws of `nx.random` are made on
