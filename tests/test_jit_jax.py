@@ -529,6 +529,14 @@ def test_an_index_out_of_bounds_raises_index_error_as_with_numpy(name):
     assert_same_error(f, V, *indices)
 
 
+@pytest.mark.parametrize("dtype", ["uint8", "uint64", "int32"])
+def test_indices_of_every_integer_dtype_are_checked_without_false_alarms(dtype):
+    # -size as an unsigned integer is large: every unsigned index was "out of bounds".
+    assert_same(lambda x, i: x[i], V, nx.array([2, 0], dtype=dtype))
+    assert_same(lambda x, i: x.at[i].add(1.0), V, nx.array([2, 0], dtype=dtype))
+    assert_same_error(lambda x, i: x[i], V, nx.array([0, 3], dtype=dtype))
+
+
 def test_indices_in_bounds_still_give_numbers_through_control_flow():
     assert_same(_scan_gather, V, nx.array([0, 1, 2, -3, 0]))
     assert_same(_while_gather, V, nx.array(0))

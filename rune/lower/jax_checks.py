@@ -139,13 +139,21 @@ def check_indices(shape, indices):
         if isinstance(index, jax.core.Tracer):
             if index.size:
                 flat = jnp.ravel(index)
-                bad = (flat < -size) | (flat >= size)
+                bad = _outside(flat, size)
                 fail_if(jnp.any(bad), _OutOfBounds(axis, size), flat[jnp.argmax(bad)])
         else:  # a constant of the graph
             flat = np.ravel(index)
-            bad = (flat < -size) | (flat >= size)
+            bad = _outside(flat, size)
             if bad.any():
                 raise _OutOfBounds(axis, size)(flat[bad.argmax()])
+
+
+def _outside(index, size):
+    """Where an index is outside -size..size-1 (for unsigned integers, -size
+    would wrap round to a large number)."""
+    if index.dtype.kind == "u":
+        return index >= size
+    return (index < -size) | (index >= size)
 
 
 # ------------------------------------------------------------ linear algebra
