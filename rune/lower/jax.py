@@ -136,7 +136,8 @@ def _set_at(x, v, *indices):
     XLA leaves the winner unspecified, so the places are cleared and only each
     place's last update is added. x may be a constant of the graph (a numpy array)."""
     x = jnp.asarray(x)
-    checks.check_indices(x.shape, indices)
+    if not checks.check_indices(x.shape, indices):
+        return x
     index_shape = jnp.broadcast_shapes(*[jnp.shape(i) for i in indices])
     order = jnp.arange(math.prod(index_shape)).reshape(index_shape)
     last = jnp.full(x.shape[:len(indices)], -1).at[indices].max(order)[indices]
@@ -148,28 +149,30 @@ def _set_at(x, v, *indices):
 
 def _scatter(method, kind):
     def lowering(v, *indices, shape):
-        checks.check_indices(shape, indices)
         v = jnp.asarray(v)
         start = jnp.full(shape, _start(np.dtype(v.dtype), kind), dtype=v.dtype)
+        if not checks.check_indices(shape, indices):
+            return start
         return getattr(start.at[indices], method)(v)
     return lowering
 
 
 def _gather(x, *indices):
     x = jnp.asarray(x)
-    checks.check_indices(x.shape, indices)
+    if not checks.check_indices(x.shape, indices):
+        index_shape = jnp.broadcast_shapes(*[jnp.shape(i) for i in indices])
+        return jnp.zeros(index_shape + x.shape[len(indices):], x.dtype)
     return x[indices]
 
 
 def _scatter_add(ct, *indices, shape):
-    checks.check_indices(shape, indices)
-    return jnp.zeros(shape, jnp.asarray(ct).dtype).at[indices].add(ct)
+    zeros = jnp.zeros(shape, jnp.asarray(ct).dtype)
+    return zeros.at[indices].add(ct) if checks.check_indices(shape, indices) else zeros
 
 
 def _add_at(x, v, *indices):
     x = jnp.asarray(x)
-    checks.check_indices(x.shape, indices)
-    return x.at[indices].add(v)
+    return x.at[indices].add(v) if checks.check_indices(x.shape, indices) else x
 
 
 def _products_of_others(s):

@@ -134,18 +134,23 @@ class _OutOfBounds:
 
 def check_indices(shape, indices):
     """numpy's bounds (-size <= i < size) for integer index arrays on shape's
-    leading axes: raised now for constants, by the program for traced ones."""
+    leading axes: raised now for constants, by the program for traced ones.
+    False if an indexed axis is empty (every index fails, and XLA's gather
+    refuses to trace): the lowering then returns any value of the right shape."""
+    can_index = True
     for axis, (size, index) in enumerate(zip(shape, indices)):
         if isinstance(index, jax.core.Tracer):
             if index.size:
                 flat = jnp.ravel(index)
                 bad = _outside(flat, size)
                 fail_if(jnp.any(bad), _OutOfBounds(axis, size), flat[jnp.argmax(bad)])
+                can_index &= size > 0
         else:  # a constant of the graph
             flat = np.ravel(index)
             bad = _outside(flat, size)
             if bad.any():
                 raise _OutOfBounds(axis, size)(flat[bad.argmax()])
+    return can_index
 
 
 def _outside(index, size):
