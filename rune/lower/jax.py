@@ -13,7 +13,10 @@ program (rune traces when JAX traces): rune adds no work per call.
 
 Control flow lowers to `lax.cond`, `lax.while_loop` and `lax.scan`, their
 branches and bodies lowered the same way. Primitives in `UNSUPPORTED` raise
-a NotImplementedError naming them when a graph uses them.
+a NotImplementedError naming them when a graph uses them. Where the numpy
+backend raises (an index out of bounds, a singular matrix), the lowering
+checks and the call raises the same error (jax_checks.py), never XLA's
+clamped index or inf.
 
 rune computes in float64; the call runs under `jax.enable_x64(True)` so
 results equal the numpy backend's. Random draws of `nx.random` are made on
@@ -24,6 +27,7 @@ graph (the same numbers on every call of one trace).
 from __future__ import annotations
 
 import math
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -39,6 +43,8 @@ from ..nx.tensor import Tensor
 from ..primitives.indexing import numpy_index
 from ..primitives.linalg import _LU_CONDITION
 from ..primitives.updates import _start
+from . import jax_checks as checks
+from .jax_special import erfcinv, erfinv
 
 __all__ = ["LOWERINGS", "UNSUPPORTED", "lower", "JaxJitted"]
 
@@ -128,7 +134,10 @@ def _pad(x, shape, index, value):
 def _set_at(x, v, *indices):
     """x[indices] = v with numpy's rule for repeated places (the last value wins):
     XLA leaves the winner unspecified, so the places are cleared and only each
-    place's last update is added."""
+    place's last update is added. x may be a constant of the graph (a numpy array)."""
+    x = jnp.asarray(x)
+    if not checks.check_indices(x.shape, indices):
+        return x
     index_shape = jnp.broadcast_shapes(*[jnp.shape(i) for i in indices])
     order = jnp.arange(math.prod(index_shape)).reshape(index_shape)
     last = jnp.full(x.shape[:len(indices)], -1).at[indices].max(order)[indices]
@@ -142,8 +151,28 @@ def _scatter(method, kind):
     def lowering(v, *indices, shape):
         v = jnp.asarray(v)
         start = jnp.full(shape, _start(np.dtype(v.dtype), kind), dtype=v.dtype)
+        if not checks.check_indices(shape, indices):
+            return start
         return getattr(start.at[indices], method)(v)
     return lowering
+
+
+def _gather(x, *indices):
+    x = jnp.asarray(x)
+    if not checks.check_indices(x.shape, indices):
+        index_shape = jnp.broadcast_shapes(*[jnp.shape(i) for i in indices])
+        return jnp.zeros(index_shape + x.shape[len(indices):], x.dtype)
+    return x[indices]
+
+
+def _scatter_add(ct, *indices, shape):
+    zeros = jnp.zeros(shape, jnp.asarray(ct).dtype)
+    return zeros.at[indices].add(ct) if checks.check_indices(shape, indices) else zeros
+
+
+def _add_at(x, v, *indices):
+    x = jnp.asarray(x)
+    return x.at[indices].add(v) if checks.check_indices(x.shape, indices) else x
 
 
 def _products_of_others(s):
@@ -201,8 +230,7 @@ LOWERINGS.update({
     "sigmoid": _sigmoid,
     "stop_gradient": lambda x: x,  # differentiation happened in rune: the value passes
     # special functions
-    "erf": jsp.erf, "erfc": jsp.erfc, "erfinv": jsp.erfinv,
-    "erfcinv": lambda z: jsp.ndtri(z / 2) / -math.sqrt(2),  # ndtri(p) = -sqrt(2) erfcinv(2p)
+    "erf": jsp.erf, "erfc": jsp.erfc, "erfinv": erfinv, "erfcinv": erfcinv,
     "gamma": jsp.gamma, "gammaln": jsp.gammaln, "digamma": jsp.digamma,
     "polygamma": lambda x, n: jsp.polygamma(n, x),
     "i0": jsp.i0, "i0e": jsp.i0e, "i1": jsp.i1, "i1e": jsp.i1e,
@@ -228,12 +256,11 @@ LOWERINGS.update({
     # indexing and updates
     "slice": lambda x, index: jnp.asarray(x)[numpy_index(index)],
     "pad": _pad,
-    "gather": lambda x, *indices: jnp.asarray(x)[indices],
-    "scatter_add": lambda ct, *indices, shape: jnp.zeros(shape, jnp.asarray(ct).dtype)
-    .at[indices].add(ct),
+    "gather": _gather,
+    "scatter_add": _scatter_add,
     "set_slice": lambda x, v, index: jnp.asarray(x).at[numpy_index(index)].set(v),
     "set_at": _set_at,
-    "add_at": lambda x, v, *indices: jnp.asarray(x).at[indices].add(v),
+    "add_at": _add_at,
     "scatter_mul": _scatter("multiply", "mul"),
     "scatter_min": _scatter("min", "min"),
     "scatter_max": _scatter("max", "max"),
@@ -246,13 +273,13 @@ LOWERINGS.update({
         lambda r, w: jnp.searchsorted(r, w, side=side))(a, v),
     # linear algebra
     "einsum": lambda *operands, subscripts: jnp.einsum(subscripts, *operands),
-    "inv": jnp.linalg.inv,
-    "solve": jnp.linalg.solve,
+    "inv": checks.LINALG["inv"],  # these three raise numpy's LinAlgError (jax_checks.py)
+    "solve": checks.LINALG["solve"],
     "det": jnp.linalg.det,
     "adjugate": _adjugate,
     "logabsdet": _slogdet(1),
     "sign_of_det": _slogdet(0),
-    "cholesky": jnp.linalg.cholesky,
+    "cholesky": checks.LINALG["cholesky"],
     "singular_values": lambda a: jnp.linalg.svd(a, compute_uv=False),
     "svd_vectors": lambda a, which: jnp.linalg.svd(a, full_matrices=False)[
         0 if which == "u" else 2],
@@ -297,7 +324,10 @@ def lower(graph):
         env = {id(var): value for var, value in zip(graph.inputs, values)}
         for prim, args, params, out in graph.equations:
             rule = _lowering(prim)
-            result = rule(*[_read(env, a) for a in args], **params)
+            values = [_read(env, a) for a in args]
+            if prim.name in checks.RAISES_WHEN_EMPTY:
+                checks.raise_if_numpy_would(prim, values, params, out)
+            result = rule(*values, **params)
             if type(out) is tuple:  # several results
                 env.update(zip(map(id, out), map(_recorded, result, out)))
             else:
@@ -305,6 +335,22 @@ def lower(graph):
         return [_as_dtype(_read(env, o), o.dtype) for o in graph.outputs]
 
     return run
+
+
+def _program(graph, structure):
+    """The graph as the function jax.jit compiles: `_Outputs`, with the failure
+    code of its checks (jax_checks.py) if it has some; one output alone, and
+    no checks, as JAX returns it."""
+    run = lower(graph)
+
+    def program(*values):
+        with checks.program_checks() as found:
+            outs = run(*values)
+        if found.code is None and structure.kind is None:
+            return outs[0]
+        return _Outputs(structure, outs, found.code, tuple(found.errors))
+
+    return program
 
 
 def _lowering(prim):
@@ -340,8 +386,22 @@ def _call(*args, fun):
 
 
 def _cond(pred, *args, true, false):
-    branches = [lambda ops, b=b: tuple(lower(b.graph)(*ops)) for b in (true, false)]
-    return list(lax.cond(jnp.asarray(pred).astype(bool), *branches, tuple(args)))
+    checked = checks.may_fail(true.graph) or checks.may_fail(false.graph)
+
+    def branch(graph):
+        def run(ops):
+            if not checked:
+                return tuple(lower(graph)(*ops))
+            with checks.nested() as found:  # each branch returns its failure code
+                outs = tuple(lower(graph)(*ops))
+            return outs + (found.code_or_no_failure(),)
+        return run
+
+    outs = list(lax.cond(jnp.asarray(pred).astype(bool), branch(true.graph), branch(false.graph),
+                         tuple(args)))
+    if checked:
+        checks.include(outs.pop())
+    return outs
 
 
 def _while(*args, cond, body, num_cond_consts, num_body_consts):
@@ -351,22 +411,38 @@ def _while(*args, cond, body, num_cond_consts, num_body_consts):
     test, step = lower(cond.graph), lower(body.graph)
     # The loop's carry keeps one type: the types the body's graph recorded.
     init = tuple(_as_dtype(c, v.dtype) for c, v in zip(carry, body.graph.outputs))
-    return list(lax.while_loop(lambda c: jnp.asarray(test(*cond_consts, *c)[0]).astype(bool),
-                               lambda c: tuple(step(*body_consts, *c)), init))
+
+    def holds(c):
+        return jnp.asarray(test(*cond_consts, *c)[0]).astype(bool)
+
+    if not (checks.may_fail(cond.graph) or checks.may_fail(body.graph)):
+        return list(lax.while_loop(holds, lambda c: tuple(step(*body_consts, *c)), init))
+    return checks.checked_while(holds, lambda c: tuple(step(*body_consts, *c)), init)
 
 
 def _scan(*args, body, length, reverse, num_consts, num_carry):
     consts, carry = args[:num_consts], args[num_consts:num_consts + num_carry]
     xs = args[num_consts + num_carry:]
     step = lower(body.graph)
+    checked = checks.may_fail(body.graph)  # then the carry's last entry is the failure code
 
     def f(c, x):
-        out = step(*consts, *c, *x)
-        return tuple(out[:num_carry]), tuple(out[num_carry:])
+        if not checked:
+            out = step(*consts, *c, *x)
+            return tuple(out[:num_carry]), tuple(out[num_carry:])
+        with checks.nested() as found:
+            out = step(*consts, *c[:-1], *x)
+        code = checks.first_failure(c[-1], found.code_or_no_failure())
+        return tuple(out[:num_carry]) + (code,), tuple(out[num_carry:])
 
     init = tuple(_as_dtype(c, v.dtype) for c, v in zip(carry, body.graph.outputs))
+    if checked:
+        init += (jnp.array(checks.NO_FAILURE, np.int64),)
     final, ys = lax.scan(f, init, tuple(jnp.asarray(x) for x in xs), length=length,
                          reverse=reverse)
+    if checked:
+        checks.include(final[-1])
+        final = final[:-1]
     return list(final) + list(ys)
 
 
@@ -401,6 +477,7 @@ class JaxJitted(Jitted):
         # program by shapes and dtypes, so rune adds nothing per call. rune
         # traces, lowers and compiles only when JAX traces.
         self._by_shape = jax.jit(self._lower_traced)
+        self._programs = 0  # how many programs _by_shape's cache holds
 
     def __call__(self, *args, **kwargs):
         if (not kwargs and not self.static_argnums and not active_traces()
@@ -416,7 +493,7 @@ class JaxJitted(Jitted):
             else:
                 keep = self.jax_arrays is not False  # the arguments are JAX arrays
                 if type(outs) is _Outputs:
-                    return self._results(outs.structure, outs.leaves, keep)
+                    return self._results(outs, keep)
                 return outs if keep else _tensor(np.asarray(outs))
         entry, leaves, values = self._entry(args, kwargs)
         if values is None or not entry.cacheable:  # under an enclosing transformation
@@ -427,11 +504,17 @@ class JaxJitted(Jitted):
         keep = self.jax_arrays
         if keep is None:
             keep = any(isinstance(leaf, jax.Array) for leaf in leaves)
-        return self._results(entry.out_structure, outs, keep)
+        if type(outs) is _Outputs:
+            return self._results(outs, keep)
+        return outs if keep else _tensor(np.asarray(outs))
 
     @staticmethod
-    def _results(structure, outs, keep):
-        """outs in rune's structure: JAX arrays if keep, else tensors (gathered to the host)."""
+    def _results(program_outputs, keep):
+        """The call's results, once the program's checks raised if one failed:
+        JAX arrays if keep, else tensors (gathered to the host)."""
+        structure, outs = program_outputs.structure, program_outputs.leaves
+        if program_outputs.code is not None:
+            checks.raise_if_failed(program_outputs.code, program_outputs.errors)
         if not keep:
             outs = [_tensor(np.asarray(o)) for o in outs]
         return outs[0] if structure.kind is None else ptree.unflatten(structure, outs)
@@ -439,29 +522,42 @@ class JaxJitted(Jitted):
     def _lower_traced(self, *args):
         """What `_by_shape` traces: rune's graph for args' shapes and dtypes
         (JAX tracers), lowered and applied to them."""
+        self._count_program()
         entry = self._entry(args, {})[0]
         if not entry.cacheable:
             raise _CapturedTracer
-        outs = lower(entry.graph)(*args)
-        # One output alone, the common case, comes back as JAX returns it.
-        structure = entry.out_structure
-        return outs[0] if structure.kind is None else _Outputs(structure, outs)
+        return _program(entry.graph, entry.out_structure)(*args)
+
+    def _count_program(self):
+        """Count the program JAX is about to compile for `_by_shape` (one per
+        shapes and dtypes of the arguments). JAX keeps each (about 1.5 MB)
+        until told: past CACHE_SIZE, its cache is emptied, so memory stays
+        bounded as rune's cache of traces is (a shape seen again compiles again)."""
+        with self._lock:
+            self._programs += 1
+            full = self._programs > _jit_module.CACHE_SIZE
+            if full:
+                self._programs = 1  # the one being compiled
+        if full:
+            self._by_shape.clear_cache()
 
     def _compile(self, entry):
-        lowered = lower(entry.graph)
+        lowered = _program(entry.graph, entry.out_structure)
         lowered.__name__ = _function_name(self)  # names the StableHLO module
         entry.run = jax.jit(lowered)
         return entry.run
 
     def cache_clear(self):
         super().cache_clear()
+        with self._lock:
+            self._programs = 0
         self._by_shape.clear_cache()
 
     def source(self, *args, **kwargs) -> str:
         """The lowered program for these arguments, as a jaxpr."""
         entry, _, values = self._entry(args, kwargs)
         with _x64():
-            return str(jax.make_jaxpr(lower(entry.graph))(*values))
+            return str(jax.make_jaxpr(_program(entry.graph, entry.out_structure))(*values))
 
     def lowered(self, *args, **kwargs):
         """`jax.jit(...).lower(...)` for these arguments: `.as_text()` is StableHLO."""
@@ -470,6 +566,8 @@ class JaxJitted(Jitted):
         with _x64():
             return run.lower(*values)
 
+
+_jit_module = sys.modules[Jitted.__module__]  # CACHE_SIZE, read at each count
 
 # JAX's concrete array class: an exact type test is cheaper than isinstance
 # with jax.Array, and tracers of JAX's own transformations are not taken.
@@ -481,17 +579,30 @@ class _CapturedTracer(Exception):
 
 
 class _Outputs:
-    """The flat outputs of `_lower_traced` and rune's structure for them: a
-    JAX pytree whose structure rides as static data (so jax.jit returns it)."""
+    """What a compiled program returns (beside one output alone, unchecked): its
+    flat outputs, rune's structure for them, and the failure code of its checks
+    with their errors (jax_checks.py). A JAX pytree whose structure and errors
+    ride as static data, so jax.jit returns it."""
 
-    __slots__ = ("structure", "leaves")
+    __slots__ = ("structure", "leaves", "code", "errors")
 
-    def __init__(self, structure, leaves):
-        self.structure, self.leaves = structure, leaves
+    def __init__(self, structure, leaves, code=None, errors=()):
+        self.structure, self.leaves, self.code, self.errors = structure, leaves, code, errors
 
 
-jax.tree_util.register_pytree_node(_Outputs, lambda o: (o.leaves, o.structure),
-                                   lambda structure, leaves: _Outputs(structure, leaves))
+def _flatten_outputs(o):
+    leaves = o.leaves if o.code is None else [*o.leaves, o.code]
+    return leaves, (o.structure, o.errors, o.code is not None)
+
+
+def _unflatten_outputs(static, leaves):
+    structure, errors, checked = static
+    leaves = list(leaves)
+    return _Outputs(structure, leaves[:-1], leaves[-1], errors) if checked else \
+        _Outputs(structure, leaves)
+
+
+jax.tree_util.register_pytree_node(_Outputs, _flatten_outputs, _unflatten_outputs)
 
 
 def _x64():

@@ -107,21 +107,26 @@ def _newton_step(x, v, q):
     return np.where(np.isfinite(x) & (q > 0), x - step, x)
 
 
-def _start(v, q):
+# Giles' coefficients (w = -log(1 - v^2) below 5, and from 5 to 30).
+_GILES_CENTRAL = np.array([2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
+                           0.00021858087, -0.00125372503, -0.00417768164, 0.246640727,
+                           1.50140941])
+_GILES_TAIL = np.array([-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
+                        0.00573950773, -0.0076224613, 0.00943887047, 1.00167406,
+                        2.83297682])
+
+
+def _start(v, q, xp=np):
     """A first guess at erfinv(v), q = 1 - |v|: Giles' single-precision
     approximation, and beyond its range (q < 1e-13) the tail's asymptotics,
-    erfc(x) ~ exp(-x^2) / (x sqrt(pi))."""
-    w = -np.log(q * (2 - q))
-    ws, wl = w - 2.5, np.sqrt(w) - 3
-    ps = np.polyval([2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
-                     0.00021858087, -0.00125372503, -0.00417768164, 0.246640727,
-                     1.50140941], ws)
-    pl = np.polyval([-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
-                     0.00573950773, -0.0076224613, 0.00943887047, 1.00167406,
-                     2.83297682], wl)
-    t = -np.log(q)
-    asymptotic = np.sqrt(t - np.log(_SQRT_PI * np.sqrt(t)))
-    return np.where(w < 30, np.where(w < 5, ps, pl) * v, np.copysign(asymptotic, v))
+    erfc(x) ~ exp(-x^2) / (x sqrt(pi)). xp is the array module (numpy, or
+    jax.numpy for the JAX backend's lowering)."""
+    w = -xp.log(q * (2 - q))
+    ws, wl = w - 2.5, xp.sqrt(w) - 3
+    ps, pl = xp.polyval(_GILES_CENTRAL, ws), xp.polyval(_GILES_TAIL, wl)
+    t = -xp.log(q)
+    asymptotic = xp.sqrt(t - xp.log(_SQRT_PI * xp.sqrt(t)))
+    return xp.where(w < 30, xp.where(w < 5, ps, pl) * v, xp.copysign(asymptotic, v))
 
 
 def _inverse_erf(v, q):
