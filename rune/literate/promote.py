@@ -336,8 +336,8 @@ def _keep_wildcards(expected: str, output: str) -> str:
         return output
     old, new = normalize_output(expected).split("\n"), output.split("\n")
     literal = set(old)
-    patterns = [line for line in old if ELLIPSIS in line and line.strip() != ELLIPSIS]
-    old_keys = [object() if line.strip() == ELLIPSIS else line for line in old]
+    patterns = [line for line in old if ELLIPSIS in line and line != ELLIPSIS]
+    old_keys = [object() if line == ELLIPSIS else line for line in old]
     new_keys = [line if line in literal else next(
         (pattern for pattern in patterns if output_matches(pattern, line)), line) for line in new]
     kept = []
@@ -413,7 +413,7 @@ def _verify(page: Page, text: str, results: list[BlockResult]) -> None:
 def _changed_run(old: list[str], new: list[str]) -> list[str]:
     """Lines for a run of changed lines: whole-line ``...`` at either end of the
     old run stay, covering the new lines beyond the old run's other lines."""
-    wild = [line.strip() == ELLIPSIS for line in old]
+    wild = [line == ELLIPSIS for line in old]
     lead = wild.index(False) if False in wild else len(old)
     trail = wild[::-1].index(False) if False in wild else 0
     literal = len(old) - lead - trail
