@@ -7,12 +7,17 @@ the module's own, so the shared runner runs them and promote rewrites their
 expected output in place, every other byte kept. The examples run in one
 namespace holding the module's globals (as the pytest plugin's docstring
 tests do), after a hidden setup step imports the module by its dotted name.
+The doctest flags of ``literate_doctest_optionflags`` in the project's pytest
+configuration apply to them, as under pytest.
 """
 
 from __future__ import annotations
 
 import ast
+import configparser
+import doctest
 import os
+import tomllib
 
 from .parser import (
     Fence,
@@ -25,7 +30,7 @@ from .parser import (
     parse_page,
     split_lines,
 )
-from .session import is_prompt, parse_session
+from .session import SessionSyntaxError, is_prompt, parse_session
 
 _DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -60,18 +65,72 @@ def parse_module_page(text: str, path: str) -> Page:
         raise LiterateSyntaxError(path, error.lineno or 1,
                                   f"not valid Python: {error.msg}") from None
     lines = split_lines(text)
+    flags = configured_optionflags(path)
     blocks = []
     for node in ast.walk(tree):
         if isinstance(node, _DOCUMENTED) and node.body:
             first = node.body[0]
             if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
                     and isinstance(first.value.value, str)):
-                blocks += _sessions(lines, first.value, path)
+                blocks += _sessions(lines, first.value, path, flags)
     blocks.sort(key=lambda block: block.line)
     return Page(path=path, text=text, steps=(_import_module(path), *blocks))
 
 
-def _sessions(lines: list[Line], literal: ast.Constant, path: str) -> list[PythonBlock]:
+def configured_optionflags(path: str) -> int:
+    """The doctest flags ``literate_doctest_optionflags`` names in the pytest
+    configuration nearest above ``path`` (the first of pytest.ini, .pytest.ini,
+    pyproject.toml, tox.ini, setup.cfg holding a pytest section), as the
+    pytest plugin applies them to docstring examples.
+
+    Raises:
+      LiterateSyntaxError: a name there is not a doctest flag.
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    while True:
+        for name in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
+            config = os.path.join(directory, name)
+            names = _pytest_setting(config, "literate_doctest_optionflags")
+            if names is not None:
+                return _flags(names, config)
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return 0
+        directory = parent
+
+
+def _pytest_setting(config: str, key: str) -> list[str] | None:
+    """A setting's names in a pytest configuration file ([] when it has a pytest
+    section without it), or None when the file has no pytest section."""
+    if not os.path.isfile(config):
+        return None
+    if config.endswith(".toml"):
+        with open(config, "rb") as file:
+            section = tomllib.load(file).get("tool", {}).get("pytest", {}).get("ini_options")
+        if section is None:
+            return None
+        value = section.get(key, [])
+        return value.split() if isinstance(value, str) else list(value)
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(config, encoding="utf-8")
+    section_name = "tool:pytest" if config.endswith("setup.cfg") else "pytest"
+    if not parser.has_section(section_name):
+        return None
+    return parser.get(section_name, key, fallback="").split()
+
+
+def _flags(names: list[str], config: str) -> int:
+    flags = 0
+    for name in names:
+        if name not in doctest.OPTIONFLAGS_BY_NAME:
+            raise LiterateSyntaxError(config, 1, f"literate_doctest_optionflags: unknown "
+                                                 f"doctest flag {name!r}")
+        flags |= doctest.OPTIONFLAGS_BY_NAME[name]
+    return flags
+
+
+def _sessions(lines: list[Line], literal: ast.Constant, path: str,
+              flags: int) -> list[PythonBlock]:
     """The sessions in a docstring: its lines between the quotes' lines."""
     blocks = []
     index, stop = literal.lineno, literal.end_lineno - 1  # 0-based: after the opening line
@@ -83,7 +142,7 @@ def _sessions(lines: list[Line], literal: ast.Constant, path: str) -> list[Pytho
             continue
         indent = text[: len(text) - len(stripped)]
         end = _session_end(lines, index, stop, indent)
-        blocks.append(_session_block(lines[index:end], indent, literal, lines, path))
+        blocks.append(_session_block(lines[index:end], indent, literal, lines, path, flags))
         index = end
     return blocks
 
@@ -106,7 +165,7 @@ def _session_end(lines: list[Line], index: int, stop: int, indent: str) -> int:
     return end
 
 
-def _session_block(session, indent, literal, lines, path) -> PythonBlock:
+def _session_block(session, indent, literal, lines, path, flags) -> PythonBlock:
     body = tuple(line.text[len(indent):] if line.text.strip() else "" for line in session)
     opening = lines[literal.lineno - 1].text[literal.col_offset :]
     if any("\\" in line for line in body) and "r" not in opening[:2].lower():
@@ -116,7 +175,11 @@ def _session_block(session, indent, literal, lines, path) -> PythonBlock:
             f"its source is not the text doctest reads; make it r\"\"\"...\"\"\" (line "
             f"{literal.lineno})",
         )
-    examples, _ = parse_session(body)
+    try:
+        examples, _ = parse_session(body, optionflags=flags)
+    except SessionSyntaxError as error:
+        raise LiterateSyntaxError(path, session[0].number + error.index,
+                                  f"doctest cannot read this line: it {error.reason}") from None
     first, last = session[0], session[-1]
     fence = Fence(
         line=first.number - 1, end_line=last.number + 1, info="pycon", language="pycon",

@@ -43,7 +43,14 @@ from .scanner import (  # noqa: F401 -- DIRECTIVES and fence_language re-exporte
     Scanner,
     fence_language,
 )
-from .session import PYCON_LANGUAGES, SHELL_LANGUAGES, Example, parse_session, prompts_for
+from .session import (
+    PYCON_LANGUAGES,
+    SHELL_LANGUAGES,
+    Example,
+    SessionSyntaxError,
+    parse_session,
+    prompts_for,
+)
 
 class _Assembler:
     """Second pass: attach out blocks and directives to python blocks."""
@@ -252,7 +259,12 @@ class _Assembler:
         if fence.language not in PYCON_LANGUAGES | SHELL_LANGUAGES:
             return None
         prompt, _ = prompts_for(fence.language)
-        examples, stray = parse_session(fence.body_lines, *prompts_for(fence.language))
+        try:
+            examples, stray = parse_session(fence.body_lines, *prompts_for(fence.language))
+        except SessionSyntaxError as error:
+            raise self.error(fence.line + 1 + error.index,
+                             f"doctest cannot read this line of the {fence.language} session "
+                             f"opened at line {fence.line}: it {error.reason}") from None
         if stray is not None:
             raise self.error(
                 fence.line + 1 + stray,

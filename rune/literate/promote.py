@@ -336,20 +336,15 @@ def _keep_wildcards(expected: str, output: str) -> str:
     """The new out-block body: ``output``, keeping the ``...`` lines that still match.
 
     Lines are aligned as a diff would align them; a run of expected lines
-    that are all whole-line ``...`` stays in place of the output lines it
-    covers, and a line with ``...`` inside stays where an output line still
-    matches it. When the result would not match, the plain output it is.
+    that are all ``...`` wildcard lines stays in place of the output lines
+    it covers. When the result would not match, the plain output it is.
     """
-    if ELLIPSIS not in expected:
-        return output
     old, new = normalize_output(expected).split("\n"), output.split("\n")
-    literal = set(old)
-    patterns = [line for line in old if ELLIPSIS in line and line.strip() != ELLIPSIS]
-    old_keys = [object() if line.strip() == ELLIPSIS else line for line in old]
-    new_keys = [line if line in literal else next(
-        (pattern for pattern in patterns if output_matches(pattern, line)), line) for line in new]
+    if ELLIPSIS not in old:
+        return output
+    old_keys = [object() if line == ELLIPSIS else line for line in old]
     kept = []
-    matcher = difflib.SequenceMatcher(None, old_keys, new_keys, autojunk=False)
+    matcher = difflib.SequenceMatcher(None, old_keys, new, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         kept += old[i1:i2] if tag == "equal" else _changed_run(old[i1:i2], new[j1:j2])
     body = "\n".join(kept)
@@ -421,7 +416,7 @@ def _verify(page: Page, text: str, results: list[BlockResult]) -> None:
 def _changed_run(old: list[str], new: list[str]) -> list[str]:
     """Lines for a run of changed lines: whole-line ``...`` at either end of the
     old run stay, covering the new lines beyond the old run's other lines."""
-    wild = [line.strip() == ELLIPSIS for line in old]
+    wild = [line == ELLIPSIS for line in old]
     lead = wild.index(False) if False in wild else len(old)
     trail = wild[::-1].index(False) if False in wild else 0
     literal = len(old) - lead - trail

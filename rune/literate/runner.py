@@ -45,10 +45,10 @@ from .parser import (
 )
 from .session import (
     SHELL_LANGUAGES,
-    TRACEBACK_HEADER,
     Example,
     example_matches,
     is_prompt,
+    judge_example,
     render_output,
     render_session,
 )
@@ -395,16 +395,15 @@ class PageRunner:
             if block.fence.language in SHELL_LANGUAGES:
                 new_wants.append(self._judge_command(example))
                 continue
+            if example.skipped:  # doctest's SKIP: not run, its expected lines kept
+                new_wants.append(None)
+                continue
             compile_example = functools.partial(self._compile_example, block.fence, example)
             printed, error, _ = self._run_code(compile_example)
             if error is not None and not example.expects_exception:
                 return BlockResult(block, Outcome.RAISED, self.path, printed,
                                    self._traceback(error))
-            if error is not None:
-                printed += ("" if printed.endswith("\n") or not printed else "\n")
-                printed += f"{TRACEBACK_HEADER}\n  ...\n{exception_summary(error)}\n"
-            matches = example_matches(example, printed)
-            new_wants.append(None if matches else render_output(printed))
+            new_wants.append(judge_example(example, printed, error))
         output = render_session(block.fence.body_lines, block.session, new_wants)
         passed = block.nondeterministic or all(want is None for want in new_wants)
         return BlockResult(block, Outcome.PASSED if passed else Outcome.MISMATCH, self.path,

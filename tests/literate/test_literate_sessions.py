@@ -57,9 +57,12 @@ def test_a_wrong_expected_line_fails_with_a_diff_of_the_session():
     assert "-1 99\n+1 20" in report
 
 
-def test_sessions_use_the_same_wildcards_and_normalisation():
-    text = f"{F}pycon\n>>> print('took 0.25 s  ')\ntook ... s\n>>> print('a\\nb\\nc')\na\n...\n{F}\n"
+def test_sessions_use_doctests_ellipsis_flag_and_the_normalisation_of_out_blocks():
+    flagged = "  # doctest: +ELLIPSIS"
+    text = (f"{F}pycon\n>>> print('took 0.25 s  '){flagged}\ntook ... s\n"
+            f">>> print('a\\nb\\nc'){flagged}\na\n...\n{F}\n")
     assert [r.outcome for r in run(text)] == [Outcome.PASSED]
+    assert [r.outcome for r in run(text.replace(flagged, ""))] == [Outcome.MISMATCH]
 
 
 def test_blank_output_lines_are_written_and_read_as_blankline():
@@ -117,9 +120,13 @@ def test_the_worker_process_runs_sessions_as_the_runner_does():
     ]
 
 
-def test_text_before_the_first_prompt_is_a_syntax_error():
+def test_a_session_without_any_example_is_a_syntax_error():
     with pytest.raises(LiterateSyntaxError, match=r"page.md:2: .*>>>"):
-        parse_page(f"{F}pycon\nx = 1\n>>> x\n{F}\n", "page.md")
+        parse_page(f"{F}pycon\nx = 1\n{F}\n", "page.md")
+
+
+def test_text_before_the_first_prompt_is_prose_as_in_doctest():
+    assert [r.outcome for r in run(f"{F}pycon\nx = 1\n>>> 2\n2\n{F}\n")] == [Outcome.PASSED]
 
 
 def test_a_session_cannot_have_an_out_block():

@@ -3,8 +3,8 @@
 The page's files (fences with a ``title="path"``) are written into an empty
 directory; then every ``$ command`` of its ``console`` blocks runs there in a
 fresh interpreter, and what it prints must match the lines after it, as an out
-block does (``...`` matches any text). A last ``[N]`` line is the exit status
-(default 0), as in cram.
+block does (a line ``...`` matches any lines), pytest's run time shown as
+``in ...``. A last ``[N]`` line is the exit status (default 0), as in cram.
 """
 
 import importlib.metadata
@@ -76,6 +76,9 @@ def test_the_page_shows_a_whole_project_and_the_commands_to_run_it():
     ]
 
 
+_RUN_TIME = re.compile(r" in \d+(?:\.\d+)?s\b")  # pytest's "8 passed in 0.52s"
+
+
 def test_every_command_of_the_page_prints_what_the_page_says(tmp_path):
     text = PAGE.read_text()
     for path, body in page_files(text).items():
@@ -83,7 +86,7 @@ def test_every_command_of_the_page_prints_what_the_page_says(tmp_path):
         (tmp_path / path).write_text(body)
     for command, expected, status in page_commands(text):
         result = run(command, tmp_path)
-        printed = result.stdout + result.stderr
+        printed = _RUN_TIME.sub(" in ...", result.stdout + result.stderr)
         assert output_matches(expected, printed), f"$ {command}\n{printed}"
         assert result.returncode == status, f"$ {command}\n{printed}"
     # promote filled in the missing out block, in the tab's indentation.
