@@ -15,7 +15,7 @@ import pytest
 
 import rune
 from rune import nx
-from rune.scipy import special, stats
+from rune.scipy import integrate, special, stats
 from tests.sweep import SWEEP
 from tests.test_census import public_functions
 from tests.test_nx_names import CASES as ISSUE_20_CASES
@@ -60,6 +60,12 @@ CALLS = {
     "scipy.stats.multivariate_normal.pdf": (
         lambda x, c: stats.multivariate_normal.pdf(x, cov=c @ c.T), (A, SQUARE)),
     "scipy.special.erfcinv": (special.erfcinv, (UNIT,)),
+    "scipy.special.gammasgn": (special.gammasgn, (A,)),
+    **{f"scipy.stats.chi2.{f}": (lambda x, f=f: getattr(stats.chi2, f)(x, 3.0), (POSITIVE,))
+       for f in ("pdf", "cdf")},
+    # dy/dt = -y from y0: the solution at t's times must not move with y0 or t afterwards
+    "scipy.integrate.odeint": (lambda y0, t: integrate.odeint(lambda y, t: -y, y0, t),
+                               (A[0], np.array([0.0, 0.5, 1.0]))),
 }
 
 # the functions that skip the copy (their result is new memory), where a view is likeliest
