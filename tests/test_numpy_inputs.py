@@ -60,6 +60,16 @@ CALLS = {
     "scipy.stats.multivariate_normal.pdf": (
         lambda x, c: stats.multivariate_normal.pdf(x, cov=c @ c.T), (A, SQUARE)),
     "scipy.special.erfcinv": (special.erfcinv, (UNIT,)),
+    # the Array API's additions (tests/test_array_api.py); from_dlpack shares memory
+    # unless copy=True, by the standard's design, so here it copies
+    **{f"nx.{n}": (getattr(nx, n), (INTS, INTS[::-1] % 3)) for n in (
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift")},
+    "nx.bitwise_invert": (nx.bitwise_invert, (INTS,)),
+    "nx.from_dlpack": (lambda a: nx.from_dlpack(a, copy=True), (A,)),
+    "nx.finfo": (nx.finfo, (A,)), "nx.iinfo": (nx.iinfo, (INTS,)),
+    "nx.isdtype": (lambda a: nx.isdtype(a.dtype, "real floating"), (A,)),
+    "nx.can_cast": (lambda a: nx.can_cast(a, nx.float32), (A,)),
+    "nx.result_type": (nx.result_type, (A, INTS)),
 }
 
 # the functions that skip the copy (their result is new memory), where a view is likeliest

@@ -118,7 +118,7 @@ def mean(x, axis=None, keepdims=False):
     return _e.divide(_r.sum(x, axis=axes, keepdims=keepdims), float(_count(x.shape, axes)))
 
 
-def var(x, axis=None, keepdims=False, ddof=0):
+def var(x, axis=None, keepdims=False, ddof=0, *, correction=None):
     """The variance over `axis`: the mean of |x - mean(x)|^2.
 
     Complex tensors give a real variance.
@@ -129,16 +129,27 @@ def var(x, axis=None, keepdims=False, ddof=0):
       keepdims: keep the reduced axes, with size 1.
       ddof: "delta degrees of freedom": divide by N - ddof rather than N
         (ddof=1 gives the unbiased estimate).
+      correction: the Array API standard's name for ddof (give one or the other).
 
     Raises:
       TypeError: x is not numeric, or an axis is not an int.
-      ValueError: an axis out of range or repeated.
+      ValueError: an axis out of range or repeated; ddof and correction both given.
 
     >>> from rune import nx
     >>> print(nx.var(nx.array([1.0, 2.0, 3.0, 4.0])), nx.var(nx.array([1.0, 3.0]), ddof=1))
     float64 [] 1.25 float64 [] 2
     """
-    return _var(x, axis, keepdims, ddof, "nx.var")
+    return _var(x, axis, keepdims, _ddof(ddof, correction, "nx.var"), "nx.var")
+
+
+def _ddof(ddof, correction, fn):
+    """The one delta of degrees of freedom that numpy's ddof or the standard's correction gives."""
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError(f"{fn}: give ddof or correction (the same thing), not both; got "
+                         f"ddof={ddof!r} and correction={correction!r}")
+    return correction
 
 
 def _var(x, axis, keepdims, ddof, fn):
@@ -153,7 +164,7 @@ def _var(x, axis, keepdims, ddof, fn):
     return _e.divide(total, float(builtins.max(_count(x.shape, axes) - ddof, 0)))
 
 
-def std(x, axis=None, keepdims=False, ddof=0):
+def std(x, axis=None, keepdims=False, ddof=0, *, correction=None):
     """The standard deviation over `axis`: the square root of `nx.var`.
 
     Where the variance is zero (all elements equal) its derivative is NaN,
@@ -167,6 +178,7 @@ def std(x, axis=None, keepdims=False, ddof=0):
       keepdims: keep the reduced axes, with size 1.
       ddof: "delta degrees of freedom": divide by N - ddof rather than N
         (ddof=1 gives the unbiased estimate).
+      correction: the Array API standard's name for ddof (give one or the other).
 
     Raises:
       TypeError: x is not numeric, or an axis is not an int.
@@ -176,7 +188,7 @@ def std(x, axis=None, keepdims=False, ddof=0):
     >>> print(nx.std(nx.array([[1.0, 3.0], [2.0, 2.0]]), axis=1))
     float64 [2] [1, 0]
     """
-    return _e.sqrt(_var(x, axis, keepdims, ddof, "nx.std"))
+    return _e.sqrt(_var(x, axis, keepdims, _ddof(ddof, correction, "nx.std"), "nx.std"))
 
 
 def _check_nonempty(x, axes, fn):
