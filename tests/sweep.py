@@ -215,9 +215,9 @@ SWEEP: dict[str, Case] = {
     "nx.linalg.qr": Case(lambda a: nx.concatenate(nx.linalg.qr(a), axis=0), (T,), True),
     # -------------------------------------------------------------------- fft
     **{f"nx.fft.{n}": unary(getattr(nx.fft, n), complex=True) for n in (
-        "fft", "ifft", "fftn", "ifftn", "fft2", "ifft2", "irfft", "irfftn", "irfft2",
+        "fft", "ifft", "fftn", "ifftn", "fft2", "ifft2", "irfft", "irfftn", "irfft2", "hfft",
         "fftshift", "ifftshift")},
-    **{f"nx.fft.{n}": unary(getattr(nx.fft, n)) for n in ("rfft", "rfftn", "rfft2")},
+    **{f"nx.fft.{n}": unary(getattr(nx.fft, n)) for n in ("rfft", "rfftn", "rfft2", "ihfft")},
     "nx.fft.fftfreq": Case(lambda d: nx.fft.fftfreq(5, d), (((), 0.5, 2.0),)),
     "nx.fft.rfftfreq": Case(lambda d: nx.fft.rfftfreq(5, d), (((), 0.5, 2.0),)),
     # --------------------------------------------------------- scipy.special
