@@ -7,7 +7,7 @@ into .array-api-tests/ (git ignores it), later runs reuse the copy.
 
     python scripts/array_api_conformance.py                  # rune.nx, 10 examples
     python scripts/array_api_conformance.py --module numpy   # the baseline
-    python scripts/array_api_conformance.py --source DIR -- -k test_signatures
+    python scripts/array_api_conformance.py --source DIR -- array_api_tests/test_fft.py -x
 
 Its own dependencies (hypothesis, ndindex, pytest-json-report) are in the test
 extra. The counts are pytest's last line; issue 28 records them beside numpy's.
@@ -65,9 +65,13 @@ def main(argv=None) -> int:
     env = {**os.environ, "ARRAY_API_TESTS_MODULE": args.module,
            "ARRAY_API_TESTS_VERSION": args.version,
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    command = [sys.executable, "-m", "pytest", "array_api_tests", "-q", "-p", "no:cacheprovider",
+    # test files or ids among the extra arguments replace the whole suite
+    paths = [a for a in args.pytest_args if a.startswith("array_api_tests")] or [
+        "array_api_tests"]
+    options = [a for a in args.pytest_args if a not in paths]
+    command = [sys.executable, "-m", "pytest", *paths, "-q", "-p", "no:cacheprovider",
                f"--max-examples={args.max_examples}", "--disable-deadline", "--derandomize",
-               "--continue-on-collection-errors", "-rfE", "--tb=line", *args.pytest_args]
+               "--continue-on-collection-errors", "-rfE", "--tb=line", *options]
     return subprocess.run(command, cwd=directory, env=env).returncode
 
 

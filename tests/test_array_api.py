@@ -302,3 +302,49 @@ def test_reading_a_traced_tensor_through_dlpack_raises():
 
     with pytest.raises(rune.TracedValueError, match="Tensor.__dlpack__"):
         rune.grad(lambda x: nx.sum(f(x)))(nx.ones(2))
+
+
+# ------------------------------------------------------------ the standard's keywords
+
+
+@pytest.mark.parametrize("name", ["sum", "prod"])
+@pytest.mark.parametrize("dtype", [nx.float32, nx.int64, nx.complex128])
+def test_sum_and_prod_take_a_dtype_as_numpy_does(name, dtype):
+    x = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int8)
+    got, expected = getattr(nx, name)(x, axis=1, dtype=dtype), getattr(np, name)(
+        x, axis=1, dtype=dtype)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_sum_with_a_dtype_differentiates():
+    x = nx.array([1.0, 2.0, 3.0], dtype=nx.float32)
+    assert rune.grad(lambda x: nx.sum(x * x, dtype=nx.float64))(x).dtype == nx.float32
+    rune.check_grads(lambda x: nx.prod(x, dtype=nx.complex128).real, (nx.array([1.0, 2.0]),),
+                     order=2, modes=("fwd", "rev"))
+
+
+def test_astype_and_reshape_take_copy_and_device():
+    x = nx.array([1.5, 2.5])
+    np.testing.assert_array_equal(nx.astype(x, nx.int32, copy=False, device="cpu"), [1, 2])
+    assert nx.astype(x, nx.float64, copy=False) is x
+    assert nx.reshape(x, (2, 1), copy=True).shape == (2, 1)
+    with pytest.raises(ValueError, match="nx.astype: device must be None or 'cpu'"):
+        nx.astype(x, nx.int32, device="gpu")
+
+
+@pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
+def test_fft_frequencies_take_the_cpu_device(name):
+    np.testing.assert_allclose(getattr(nx.fft, name)(5, 0.5, device="cpu"),
+                               getattr(np.fft, name)(5, 0.5))
+    with pytest.raises(ValueError, match=f"nx.fft.{name}: device must be None or 'cpu'"):
+        getattr(nx.fft, name)(5, device="gpu")
+
+
+def test_cholesky_upper_is_numpys_and_differentiates():
+    a = np.array([[4.0, 2.0 + 1j], [2.0 - 1j, 3.0]])
+    np.testing.assert_allclose(nx.linalg.cholesky(a, upper=True),
+                               np.linalg.cholesky(a, upper=True), rtol=1e-14)
+    spd = nx.array([[4.0, 2.0], [2.0, 3.0]])
+    rune.check_grads(lambda a: nx.linalg.cholesky(a @ nx.transpose(a), upper=True), (spd,),
+                     order=2, modes=("fwd", "rev"))

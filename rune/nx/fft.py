@@ -19,7 +19,7 @@ from ..primitives import elementwise as _e
 from ..primitives import fft as _f
 from ..primitives import indexing as _ix
 from ..primitives import shape as _s
-from .creation import as_tensor
+from .creation import as_tensor, check_device
 from .reductions import normalize_axis
 from .tensor import Tensor
 
@@ -584,7 +584,7 @@ def _frequencies(whole, n, d):
     return Tensor(whole * (1.0 / (n * d)))
 
 
-def fftfreq(n, d=1.0):
+def fftfreq(n, d=1.0, *, device=None):
     """The sample frequencies of an fft of length n: [0, 1, ..., -1] / (n d).
 
     Differentiable in d when d is a tensor.
@@ -592,6 +592,7 @@ def fftfreq(n, d=1.0):
     Args:
       n: the transform's length (a positive int).
       d: the sample spacing (a number or a scalar tensor).
+      device: None or "cpu" (the Array API's keyword; any other raises ValueError).
 
     Raises:
       ValueError: n is not a positive int.
@@ -600,12 +601,13 @@ def fftfreq(n, d=1.0):
     >>> print(nx.fft.fftfreq(4, d=0.5))
     float64 [4] [0, 0.5, -1, -0.5]
     """
+    check_device(device, "nx.fft.fftfreq")
     n = _length(n, None, "nx.fft.fftfreq")
     whole = np.concatenate([np.arange(0, (n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
     return _frequencies(whole, n, d)
 
 
-def rfftfreq(n, d=1.0):
+def rfftfreq(n, d=1.0, *, device=None):
     """The sample frequencies of an rfft of length n: [0, 1, ..., n//2] / (n d).
 
     Differentiable in d when d is a tensor.
@@ -613,6 +615,7 @@ def rfftfreq(n, d=1.0):
     Args:
       n: the transform's length (a positive int).
       d: the sample spacing (a number or a scalar tensor).
+      device: None or "cpu" (the Array API's keyword; any other raises ValueError).
 
     Raises:
       ValueError: n is not a positive int.
@@ -621,5 +624,6 @@ def rfftfreq(n, d=1.0):
     >>> print(nx.fft.rfftfreq(5))
     float64 [3] [0, 0.2, 0.4]
     """
+    check_device(device, "nx.fft.rfftfreq")
     n = _length(n, None, "nx.fft.rfftfreq")
     return _frequencies(np.arange(0, n // 2 + 1), n, d)

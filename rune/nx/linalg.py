@@ -13,6 +13,7 @@ from ..primitives import elementwise as _e
 from ..primitives import linalg as _l
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
+from .aliases import matrix_transpose
 from .creation import as_tensor
 from .decompositions import eig, eigh, eigvals, eigvalsh, qr, svd
 from .reductions import normalize_axes
@@ -150,7 +151,7 @@ def slogdet(a):
     return _l.sign_of_det(a), _l.logabsdet(a)
 
 
-def cholesky(a):
+def cholesky(a, upper=False):
     """The lower-triangular L with L @ L^H = a, for a Hermitian positive-definite a.
 
     Only the lower triangle of a is read (as in numpy). The derivative is
@@ -161,6 +162,8 @@ def cholesky(a):
 
     Args:
       a: a square matrix (M, M), or a stack of them (..., M, M).
+      upper: return the upper-triangular U = L^H (with U^H U = a) instead
+        (the Array API's keyword).
 
     Raises:
       TypeError: a is not numeric.
@@ -173,7 +176,8 @@ def cholesky(a):
     [[2, 0],
      [1, 1]]
     """
-    return _l.cholesky(_square(a, "nx.linalg.cholesky"))
+    lower = _l.cholesky(_square(a, "nx.linalg.cholesky"))
+    return _e.conj(matrix_transpose(lower)) if upper else lower
 
 
 # -------------------------------------------------------------------- norm

@@ -15,6 +15,7 @@ from ..primitives import elementwise as _e
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from .creation import as_tensor
+from .dtypes import as_dtype
 from .tensor import Tensor, broadcast_error
 
 __all__ = [
@@ -52,27 +53,28 @@ def _count(shape, axes) -> int:
     return math.prod(shape[a] for a in axes)
 
 
-def sum(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
+def sum(x, axis=None, keepdims=False, *, dtype=None):  # noqa: A001  (numpy's name)
     """The sum of the elements over `axis` (all axes by default).
 
     Args:
       x: a tensor, numpy array, number or nested lists of numbers.
       axis: None (all axes), an int or a tuple of ints; negative counts from the end.
       keepdims: keep the reduced axes, with size 1.
+      dtype: the dtype x is converted to before summing (default x's).
 
     Raises:
-      TypeError: x is not numeric, or an axis is not an int.
+      TypeError: x is not numeric, an axis is not an int, or an unknown dtype.
       ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.sum(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=0))
     float64 [2] [4, 6]
     """
-    x = as_tensor(x, "nx.sum", result_is_new=True)
+    x = _converted(as_tensor(x, "nx.sum", result_is_new=True), dtype, "nx.sum")
     return _r.sum(x, axis=normalize_axes(axis, len(x.shape), "nx.sum"), keepdims=keepdims)
 
 
-def prod(x, axis=None, keepdims=False):
+def prod(x, axis=None, keepdims=False, *, dtype=None):
     """The product of the elements over `axis` (all axes by default).
 
     Its derivative is exact where elements are zero (it never divides by
@@ -82,17 +84,25 @@ def prod(x, axis=None, keepdims=False):
       x: a tensor, numpy array, number or nested lists of numbers.
       axis: None (all axes), an int or a tuple of ints; negative counts from the end.
       keepdims: keep the reduced axes, with size 1.
+      dtype: the dtype x is converted to before multiplying (default x's).
 
     Raises:
-      TypeError: x is not numeric, or an axis is not an int.
+      TypeError: x is not numeric, an axis is not an int, or an unknown dtype.
       ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.prod(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=1))
     float64 [2] [2, 12]
     """
-    x = as_tensor(x, "nx.prod", result_is_new=True)
+    x = _converted(as_tensor(x, "nx.prod", result_is_new=True), dtype, "nx.prod")
     return _r.prod(x, axis=normalize_axes(axis, len(x.shape), "nx.prod"), keepdims=keepdims)
+
+
+def _converted(x, dtype, fn):
+    """x in `dtype` (the Array API's dtype= of sum and prod), or x itself for None."""
+    if dtype is None or as_dtype(dtype, fn) == x.dtype:
+        return x
+    return _e.astype(x, dtype=as_dtype(dtype, fn))
 
 
 def mean(x, axis=None, keepdims=False):
