@@ -119,6 +119,9 @@ def test_finfo_is_numpys(dtype):
     ours, numpys = nx.finfo(dtype), np.finfo(dtype)
     for field in ("bits", "eps", "max", "min", "smallest_normal", "dtype"):
         assert getattr(ours, field) == getattr(numpys, field), field
+    # the standard asks for Python numbers (numpy gives numpy scalars of the dtype)
+    assert all(type(getattr(ours, f)) is float for f in ("eps", "max", "min", "smallest_normal"))
+    assert type(ours.bits) is int
     assert nx.finfo(nx.ones(1, dtype)).bits == numpys.bits
 
 
@@ -128,6 +131,7 @@ def test_iinfo_is_numpys(dtype):
     assert (ours.bits, ours.min, ours.max, ours.dtype) == (
         numpys.bits, numpys.min, numpys.max, numpys.dtype)
     assert nx.iinfo(nx.zeros(1, dtype)).max == numpys.max
+    assert all(type(getattr(ours, f)) is int for f in ("bits", "min", "max"))
 
 
 def test_finfo_and_iinfo_refuse_the_other_kind():

@@ -25,6 +25,7 @@ names. The one device is the CPU, named "cpu".
 from __future__ import annotations
 
 import math as _math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -115,9 +116,30 @@ def _dtype_of(x, fn: str) -> np.dtype:
     return as_dtype(x, fn)
 
 
+class FInfo(NamedTuple):
+    """nx.finfo's answer: the standard's fields, as Python numbers (numpy.finfo's
+    are numpy scalars of the dtype); dtype is the real dtype (float32 for complex64)."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: np.dtype
+
+
+class IInfo(NamedTuple):
+    """nx.iinfo's answer: the standard's fields, as Python ints."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: np.dtype
+
+
 def finfo(type):  # noqa: A002  (the standard's name)
     """Machine limits of a floating dtype (or of a tensor's): bits, eps, max, min,
-    smallest_normal, dtype (numpy.finfo's answer).
+    smallest_normal (Python floats) and dtype, numpy.finfo's values.
 
     Args:
       type: a dtype (or its name, a Python type), or a tensor or numpy array.
@@ -127,12 +149,14 @@ def finfo(type):  # noqa: A002  (the standard's name)
 
     >>> from rune import nx
     >>> print(nx.finfo(nx.float32).eps, nx.finfo(nx.float64).bits)
-    1.1920929e-07 64
+    1.1920928955078125e-07 64
     """
     dtype = _dtype_of(type, "nx.finfo")
     if dtype.kind not in "fc":
         raise TypeError(f"nx.finfo: expected a floating or complex dtype, got {dtype}")
-    return np.finfo(dtype)
+    found = np.finfo(dtype)
+    return FInfo(found.bits, float(found.eps), float(found.max), float(found.min),
+                 float(found.smallest_normal), found.dtype)
 
 
 def iinfo(type):  # noqa: A002  (the standard's name)
@@ -151,7 +175,8 @@ def iinfo(type):  # noqa: A002  (the standard's name)
     dtype = _dtype_of(type, "nx.iinfo")
     if dtype.kind not in "iu":
         raise TypeError(f"nx.iinfo: expected an integer dtype, got {dtype}")
-    return np.iinfo(dtype)
+    found = np.iinfo(dtype)
+    return IInfo(found.bits, int(found.max), int(found.min), found.dtype)
 
 
 def isdtype(dtype, kind) -> bool:
