@@ -352,3 +352,21 @@ def test_cholesky_upper_is_numpys_and_differentiates():
     spd = nx.array([[4.0, 2.0], [2.0, 3.0]])
     rune.check_grads(lambda a: nx.linalg.cholesky(a @ nx.transpose(a), upper=True), (spd,),
                      order=2, modes=("fwd", "rev"))
+
+
+def test_slogdet_answers_a_namedtuple_as_numpy():
+    a = np.array([[1.0, 2.0], [3.0, 4.0]])
+    out, expected = nx.linalg.slogdet(a), np.linalg.slogdet(a)
+    assert out._fields == expected._fields == ("sign", "logabsdet")
+    np.testing.assert_allclose(out.logabsdet, expected.logabsdet, rtol=1e-14)
+    rune.check_grads(lambda a: nx.linalg.slogdet(a).logabsdet, (nx.array(a),), order=2,
+                     modes=("fwd", "rev"))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int32, np.float32])
+def test_vecdot_keeps_the_dtype_as_numpy(dtype):
+    x = np.arange(6, dtype=dtype).reshape(2, 3)
+    out, expected = nx.vecdot(x, x[::-1]), np.vecdot(x, x[::-1])
+    assert out.dtype == expected.dtype
+    np.testing.assert_array_equal(out, expected)
+    assert nx.linalg.vecdot(x, x).dtype == np.linalg.vecdot(x, x).dtype

@@ -7,6 +7,8 @@ complex128; integer input is computed in float64, as numpy does. The
 derivative rules are in rune/primitives/linalg.py; norm is a composition.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..primitives import elementwise as _e
@@ -134,7 +136,7 @@ def slogdet(a):
       a: a square matrix (M, M), or a stack of them (..., M, M).
 
     Returns:
-      A pair `(sign, logabsdet)` with det(a) = sign * exp(logabsdet): sign is
+      A namedtuple `(sign, logabsdet)` (as numpy's) with det(a) = sign * exp(logabsdet): sign is
       1, -1 or 0 for real a, a unit complex number for complex a; logabsdet
       is real (-inf for a singular a).
 
@@ -148,7 +150,10 @@ def slogdet(a):
     float64 [] -1 float64 [] 0.6931471805599455
     """
     a = _square(a, "nx.linalg.slogdet")
-    return _l.sign_of_det(a), _l.logabsdet(a)
+    return SlogdetResult(_l.sign_of_det(a), _l.logabsdet(a))
+
+
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 
 
 def cholesky(a, upper=False):
