@@ -312,7 +312,7 @@ def test_reading_a_traced_tensor_through_dlpack_raises():
 
 
 @pytest.mark.parametrize("name", ["sum", "prod"])
-@pytest.mark.parametrize("dtype", [nx.float32, nx.int64, nx.complex128])
+@pytest.mark.parametrize("dtype", [nx.float32, nx.int64, nx.complex128, nx.uint8, nx.int16])
 def test_sum_and_prod_take_a_dtype_as_numpy_does(name, dtype):
     x = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int8)
     got, expected = getattr(nx, name)(x, axis=1, dtype=dtype), getattr(np, name)(
@@ -341,6 +341,9 @@ def test_astype_and_reshape_take_copy_and_device():
 def test_fft_frequencies_take_the_cpu_device(name):
     np.testing.assert_allclose(getattr(nx.fft, name)(5, 0.5, device="cpu"),
                                getattr(np.fft, name)(5, 0.5))
+    in_float32 = getattr(nx.fft, name)(5, 0.5, dtype=nx.float32)
+    assert in_float32.dtype == nx.float32
+    np.testing.assert_allclose(in_float32, getattr(np.fft, name)(5, 0.5), rtol=1e-7)
     with pytest.raises(ValueError, match=f"nx.fft.{name}: device must be None or 'cpu'"):
         getattr(nx.fft, name)(5, device="gpu")
 

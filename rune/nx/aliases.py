@@ -81,7 +81,7 @@ def vecdot(x1, x2, axis=-1):
                          f"(shapes {x1.shape} and {x2.shape})")
     products = _math.multiply(_conj(x1), x2)
     # numpy's sum widens small integers (uint8 to uint64); numpy's vecdot does not
-    return _sum(products, axis=axis, dtype=products.dtype).astype(products.dtype)
+    return _sum(products, axis=axis, dtype=products.dtype)
 
 
 def matvec(x1, x2):

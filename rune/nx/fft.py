@@ -20,6 +20,7 @@ from ..primitives import fft as _f
 from ..primitives import indexing as _ix
 from ..primitives import shape as _s
 from .creation import as_tensor, check_device
+from .dtypes import as_dtype
 from .reductions import normalize_axis
 from .tensor import Tensor
 
@@ -584,7 +585,7 @@ def _frequencies(whole, n, d):
     return Tensor(whole * (1.0 / (n * d)))
 
 
-def fftfreq(n, d=1.0, *, device=None):
+def fftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of an fft of length n: [0, 1, ..., -1] / (n d).
 
     Differentiable in d when d is a tensor.
@@ -592,10 +593,12 @@ def fftfreq(n, d=1.0, *, device=None):
     Args:
       n: the transform's length (a positive int).
       d: the sample spacing (a number or a scalar tensor).
+      dtype: a real floating dtype for the result (default float64, or d's).
       device: None or "cpu" (the Array API's keyword; any other raises ValueError).
 
     Raises:
       ValueError: n is not a positive int.
+      TypeError: an unknown dtype.
 
     >>> from rune import nx
     >>> print(nx.fft.fftfreq(4, d=0.5))
@@ -604,10 +607,10 @@ def fftfreq(n, d=1.0, *, device=None):
     check_device(device, "nx.fft.fftfreq")
     n = _length(n, None, "nx.fft.fftfreq")
     whole = np.concatenate([np.arange(0, (n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
-    return _frequencies(whole, n, d)
+    return _in_dtype(_frequencies(whole, n, d), dtype, "nx.fft.fftfreq")
 
 
-def rfftfreq(n, d=1.0, *, device=None):
+def rfftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of an rfft of length n: [0, 1, ..., n//2] / (n d).
 
     Differentiable in d when d is a tensor.
@@ -615,10 +618,12 @@ def rfftfreq(n, d=1.0, *, device=None):
     Args:
       n: the transform's length (a positive int).
       d: the sample spacing (a number or a scalar tensor).
+      dtype: a real floating dtype for the result (default float64, or d's).
       device: None or "cpu" (the Array API's keyword; any other raises ValueError).
 
     Raises:
       ValueError: n is not a positive int.
+      TypeError: an unknown dtype.
 
     >>> from rune import nx
     >>> print(nx.fft.rfftfreq(5))
@@ -626,4 +631,11 @@ def rfftfreq(n, d=1.0, *, device=None):
     """
     check_device(device, "nx.fft.rfftfreq")
     n = _length(n, None, "nx.fft.rfftfreq")
-    return _frequencies(np.arange(0, n // 2 + 1), n, d)
+    return _in_dtype(_frequencies(np.arange(0, n // 2 + 1), n, d), dtype, "nx.fft.rfftfreq")
+
+
+def _in_dtype(out, dtype, fn):
+    """The frequencies in the Array API's `dtype=` (None keeps them as they are)."""
+    if dtype is None or as_dtype(dtype, fn) == out.dtype:
+        return out
+    return _e.astype(out, dtype=as_dtype(dtype, fn))

@@ -60,7 +60,8 @@ def sum(x, axis=None, keepdims=False, *, dtype=None):  # noqa: A001  (numpy's na
       x: a tensor, numpy array, number or nested lists of numbers.
       axis: None (all axes), an int or a tuple of ints; negative counts from the end.
       keepdims: keep the reduced axes, with size 1.
-      dtype: the dtype x is converted to before summing (default x's).
+      dtype: the dtype of the sum, and of x before summing (default: x's, small
+        integers widened to 64 bits as numpy does).
 
     Raises:
       TypeError: x is not numeric, an axis is not an int, or an unknown dtype.
@@ -71,7 +72,8 @@ def sum(x, axis=None, keepdims=False, *, dtype=None):  # noqa: A001  (numpy's na
     float64 [2] [4, 6]
     """
     x = _converted(as_tensor(x, "nx.sum", result_is_new=True), dtype, "nx.sum")
-    return _r.sum(x, axis=normalize_axes(axis, len(x.shape), "nx.sum"), keepdims=keepdims)
+    out = _r.sum(x, axis=normalize_axes(axis, len(x.shape), "nx.sum"), keepdims=keepdims)
+    return _converted(out, dtype, "nx.sum")
 
 
 def prod(x, axis=None, keepdims=False, *, dtype=None):
@@ -84,7 +86,8 @@ def prod(x, axis=None, keepdims=False, *, dtype=None):
       x: a tensor, numpy array, number or nested lists of numbers.
       axis: None (all axes), an int or a tuple of ints; negative counts from the end.
       keepdims: keep the reduced axes, with size 1.
-      dtype: the dtype x is converted to before multiplying (default x's).
+      dtype: the dtype of the product, and of x before multiplying (default: x's,
+        small integers widened to 64 bits as numpy does).
 
     Raises:
       TypeError: x is not numeric, an axis is not an int, or an unknown dtype.
@@ -95,11 +98,13 @@ def prod(x, axis=None, keepdims=False, *, dtype=None):
     float64 [2] [2, 12]
     """
     x = _converted(as_tensor(x, "nx.prod", result_is_new=True), dtype, "nx.prod")
-    return _r.prod(x, axis=normalize_axes(axis, len(x.shape), "nx.prod"), keepdims=keepdims)
+    out = _r.prod(x, axis=normalize_axes(axis, len(x.shape), "nx.prod"), keepdims=keepdims)
+    return _converted(out, dtype, "nx.prod")
 
 
 def _converted(x, dtype, fn):
-    """x in `dtype` (the Array API's dtype= of sum and prod), or x itself for None."""
+    """x in `dtype` (the Array API's dtype= of sum and prod), or x itself for None.
+    Both the input and the result are converted: numpy's sum of uint8 alone would widen."""
     if dtype is None or as_dtype(dtype, fn) == x.dtype:
         return x
     return _e.astype(x, dtype=as_dtype(dtype, fn))
