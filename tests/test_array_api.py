@@ -373,3 +373,19 @@ def test_vecdot_keeps_the_dtype_as_numpy(dtype):
     assert out.dtype == expected.dtype
     np.testing.assert_array_equal(out, expected)
     assert nx.linalg.vecdot(x, x).dtype == np.linalg.vecdot(x, x).dtype
+
+
+def test_clip_takes_the_standards_and_numpys_names():
+    x = np.array([-2.0, 0.5, 3.0, np.nan])
+    expected = np.clip(x, 0.0, 1.0)
+    for got in (nx.clip(x, 0.0, 1.0), nx.clip(x, min=0.0, max=1.0),
+                nx.clip(x, a_min=0.0, a_max=1.0), nx.array(x).clip(min=0.0, max=1.0)):
+        np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(nx.clip(x, max=1.0), np.clip(x, max=1.0))
+
+
+def test_clip_without_bounds_is_x_as_in_numpy_2():
+    x = np.array([-2.0, 0.5])
+    np.testing.assert_array_equal(nx.clip(x), np.clip(x, None, None))
+    t = nx.array(x)
+    assert nx.clip(t) is t

@@ -368,9 +368,9 @@ class Tensor:
         """`round(t)` and `round(t, 2)`: a tensor, as numpy's arrays do."""
         return _ops.round(self, ndigits or 0)
 
-    def clip(self, a_min=None, a_max=None) -> Tensor:
-        """Limited to [a_min, a_max] (`nx.clip`)."""
-        return _ops.clip(self, a_min, a_max)
+    def clip(self, min=None, max=None, *, a_min=None, a_max=None) -> Tensor:  # noqa: A002
+        """Limited to [min, max] (`nx.clip`)."""
+        return _ops.clip(self, min, max, a_min=a_min, a_max=a_max)
 
     # Reductions, by the nx functions of the same names.
     def sum(self, axis=None, keepdims=False):
