@@ -114,16 +114,20 @@ def _one_bound(standard, numpys, name):
     return numpys if standard is None else standard
 
 
-def where(condition, *x_and_y):
-    """x where condition is true, y elsewhere; the three broadcast together.
+_NOT_GIVEN = object()  # where's x1 and x2 (None is not a number, so it is an error)
+
+
+def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /):
+    """x1 where condition is true, x2 elsewhere; the three broadcast together.
     With the condition alone, `nx.nonzero(condition)`: the indices where it holds.
 
-    The derivative flows to x where the condition holds and to y elsewhere;
-    the condition has none.
+    The derivative flows to x1 where the condition holds and to x2 elsewhere;
+    the condition has none. The arguments are positional (numpy's where takes
+    no keywords either); x1 and x2 are the Array API standard's names.
 
     Args:
       condition: a boolean tensor (nonzero numbers count as true).
-      *x_and_y: x and y, tensors, numpy arrays or numbers; both or neither.
+      x1, x2: tensors, numpy arrays or numbers; both or neither.
 
     Raises:
       TypeError: an argument is not numeric (None, a string).
@@ -134,14 +138,13 @@ def where(condition, *x_and_y):
     >>> print(nx.where(x > 0, x, 0), nx.where(x > 0))
     float64 [2] [0, 2] (Tensor(int64 [1] [1]),)
     """
-    if not x_and_y:
+    if x1 is _NOT_GIVEN and x2 is _NOT_GIVEN:
         from .sorting import nonzero  # sorting builds on this module
         return nonzero(condition)
-    if len(x_and_y) != 2:
-        raise ValueError(f"nx.where: give both x and y, or neither (for the indices where "
-                         f"condition holds); got {len(x_and_y)} of them")
-    x, y = x_and_y
-    return _call("nx.where", _e.where, condition, x, y)
+    if x1 is _NOT_GIVEN or x2 is _NOT_GIVEN:
+        raise ValueError("nx.where: give both x and y (x1 and x2), or neither (for the "
+                         "indices where condition holds); got one of them")
+    return _call("nx.where", _e.where, condition, x1, x2)
 
 
 def equal(x, y):
