@@ -81,6 +81,11 @@ def bools(rng, shape):
     return rng.random(shape) < 0.5
 
 
+def int64s(rng, shape):
+    """Integers in 0..7: bitwise operands, and shift counts below any width."""
+    return rng.integers(0, 8, shape)
+
+
 def indices_below(n):
     return lambda rng, shape: rng.integers(0, n, shape)
 
@@ -597,6 +602,11 @@ CASES = {
        for name in ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]},
     **{getattr(E, name).primitive: binary(getattr(E, name), (bools, bools), ())
        for name in ["logical_and", "logical_or", "logical_xor"]},
+    # bitwise: integers (numpy has no bitwise float); `binary` would mix in float32
+    **{getattr(E, name).primitive: broadcasting_shapes(2).map(
+        lambda ss, name=name: Case(name, getattr(E, name), ss, [int64s, int64s], ()))
+       for name in ["bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"]},
+    E.invert.primitive: unary(E.invert, int64s, differentiable=False),
     E.where.primitive: broadcasting_shapes(3).map(lambda ss: Case(
         "where", E.where, ss, [bools, normal, normal], (1, 2))),
     # reductions

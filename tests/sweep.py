@@ -216,9 +216,9 @@ SWEEP: dict[str, Case] = {
     "nx.linalg.qr": Case(lambda a: nx.concatenate(nx.linalg.qr(a), axis=0), (T,), True),
     # -------------------------------------------------------------------- fft
     **{f"nx.fft.{n}": unary(getattr(nx.fft, n), complex=True) for n in (
-        "fft", "ifft", "fftn", "ifftn", "fft2", "ifft2", "irfft", "irfftn", "irfft2",
+        "fft", "ifft", "fftn", "ifftn", "fft2", "ifft2", "irfft", "irfftn", "irfft2", "hfft",
         "fftshift", "ifftshift")},
-    **{f"nx.fft.{n}": unary(getattr(nx.fft, n)) for n in ("rfft", "rfftn", "rfft2")},
+    **{f"nx.fft.{n}": unary(getattr(nx.fft, n)) for n in ("rfft", "rfftn", "rfft2", "ihfft")},
     "nx.fft.fftfreq": Case(lambda d: nx.fft.fftfreq(5, d), (((), 0.5, 2.0),)),
     "nx.fft.rfftfreq": Case(lambda d: nx.fft.rfftfreq(5, d), (((), 0.5, 2.0),)),
     # --------------------------------------------------------- scipy.special
@@ -314,6 +314,13 @@ NO_DERIVATIVE: dict[str, str] = {
     "nx.ndim": "returns a Python int (the number of axes)",
     "nx.linalg.matrix_rank": "integer output (a count of singular values)",
     "nx.random.default_rng": "a random generator (its draws are constants)",
+    # the Array API standard's additions (rune/nx/array_api.py)
+    **{f"nx.{n}": "answers about dtypes, not values" for n in (
+        "finfo", "iinfo", "isdtype", "can_cast", "result_type")},
+    **{f"nx.{n}": "integer or boolean input and output (bits have no derivative)" for n in (
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_left_shift",
+        "bitwise_right_shift")},
+    "nx.from_dlpack": "builds a tensor from another library's memory (a constant)",
 }
 
 # Issue 20's builders from numbers (their table, tests/test_nx_names.py, checks

@@ -66,6 +66,16 @@ CALLS = {
     # dy/dt = -y from y0: the solution at t's times must not move with y0 or t afterwards
     "scipy.integrate.odeint": (lambda y0, t: integrate.odeint(lambda y, t: -y, y0, t),
                                (A[0], np.array([0.0, 0.5, 1.0]))),
+    # the Array API's additions (tests/test_array_api.py); from_dlpack shares memory
+    # unless copy=True, by the standard's design, so here it copies
+    **{f"nx.{n}": (getattr(nx, n), (INTS, INTS[::-1] % 3)) for n in (
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift")},
+    "nx.bitwise_invert": (nx.bitwise_invert, (INTS,)),
+    "nx.from_dlpack": (lambda a: nx.from_dlpack(a, copy=True), (A,)),
+    "nx.finfo": (nx.finfo, (A,)), "nx.iinfo": (nx.iinfo, (INTS,)),
+    "nx.isdtype": (lambda a: nx.isdtype(a.dtype, "real floating"), (A,)),
+    "nx.can_cast": (lambda a: nx.can_cast(a, nx.float32), (A,)),
+    "nx.result_type": (nx.result_type, (A, INTS)),
 }
 
 # the functions that skip the copy (their result is new memory), where a view is likeliest

@@ -35,6 +35,8 @@ ONE_AXIS = {
     "ifft": [{}, {"n": 3}, {"n": 8}, {"axis": 0}],
     "rfft": [{}, {"n": 3}, {"n": 8}, {"axis": 0}, {"n": 5, "axis": 0}],
     "irfft": [{}, {"n": 5}, {"n": 6}, {"n": 2}, {"axis": 0}, {"n": 7, "axis": 0}],
+    "hfft": [{}, {"n": 5}, {"n": 6}, {"axis": 0}],
+    "ihfft": [{}, {"n": 3}, {"n": 8}, {"axis": 0}],
 }
 MANY_AXES = {
     "fftn": [{}, {"axes": (0,)}, {"s": (3, 2)}, {"s": (2, 3, 4)}, {"axes": (2, 0)},
@@ -53,7 +55,7 @@ MANY_AXES = {
     "rfft2": [{}, {"s": (4, 5)}],
     "irfft2": [{}, {"s": (4, 5)}],
 }
-REAL_INPUT = {"rfft", "rfftn", "rfft2"}
+REAL_INPUT = {"rfft", "rfftn", "rfft2", "ihfft"}
 
 
 def cases(table, dtypes, norms=NORMS):

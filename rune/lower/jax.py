@@ -216,6 +216,7 @@ _UFUNCS = (
     "logical_not logical_or logical_xor matmul maximum minimum multiply negative not_equal "
     "power real imag reciprocal sign signbit sin sinh sqrt square subtract tan tanh trunc"
 ).split()
+_UFUNCS += "bitwise_and bitwise_or bitwise_xor invert left_shift right_shift".split()
 
 # primitive name -> lowering(*jax values, **params), as the primitive's impl on numpy values.
 LOWERINGS = {name: _same(name) for name in _UFUNCS}

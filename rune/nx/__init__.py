@@ -10,7 +10,7 @@ from . import comparisons, creation, differences, dtypes, indexing, math, more_m
 from . import trigonometry
 from . import averages, reductions, shapes
 from . import aliases, building, calculus, elementwise, sorting, statistics
-from . import rearranging, stacking
+from . import array_api, rearranging, stacking
 from . import updates  # noqa: F401  (Tensor.at)
 from . import tensor as _tensor
 from .tensor import Tensor, TracedValueError
@@ -34,6 +34,7 @@ from .sorting import *  # noqa: F403
 from .statistics import *  # noqa: F403
 from .calculus import *  # noqa: F403
 from .aliases import *  # noqa: F403
+from .array_api import *  # noqa: F403
 from . import fft  # noqa: F401  (the nx.fft namespace)
 from . import linalg  # noqa: F401  (the nx.linalg namespace)
 from . import random  # noqa: F401  (the nx.random namespace)
@@ -46,9 +47,11 @@ _tensor._ops = _sys.modules[__name__]
 _tensor._functions.update(
     (name, f) for name, f in vars(_elementwise).items() if hasattr(f, "primitive"))
 _tensor._functions["power"] = _elementwise.power
+_tensor._functions.update((name, getattr(array_api, name)) for name in (
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"))
 
 _families = (dtypes, creation, math, trigonometry, comparisons, reductions, shapes, indexing,
              products, more_math, differences, averages, elementwise, building, sorting,
-             statistics, calculus, aliases, stacking, rearranging)
+             statistics, calculus, aliases, stacking, rearranging, array_api)
 __all__ = ["Tensor", "TracedValueError", "fft", "linalg", "random"] + [
     name for family in _families for name in family.__all__]

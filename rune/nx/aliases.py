@@ -79,7 +79,9 @@ def vecdot(x1, x2, axis=-1):
     if n1 != n2:
         raise ValueError(f"nx.vecdot: the vectors along axis {axis} have sizes {n1} and {n2} "
                          f"(shapes {x1.shape} and {x2.shape})")
-    return _sum(_math.multiply(_conj(x1), x2), axis=axis)
+    products = _math.multiply(_conj(x1), x2)
+    # numpy's sum widens small integers (uint8 to uint64); numpy's vecdot does not
+    return _sum(products, axis=axis, dtype=products.dtype)
 
 
 def matvec(x1, x2):

@@ -16,7 +16,7 @@ import numpy as np
 from ..primitives import elementwise as _e
 from ..primitives import shape as _s
 from ..primitives import sorting as _st
-from .creation import _shape_arg, _size_arg, as_tensor, eye, zeros, zeros_like
+from .creation import _shape_arg, _size_arg, as_tensor, check_device, eye, zeros, zeros_like
 from .dtypes import as_dtype, float64
 from .indexing import take
 from .shapes import broadcast_to, concatenate, reshape
@@ -432,12 +432,14 @@ def identity(n, dtype=None):
     return eye(n, dtype=float64 if dtype is None else dtype)
 
 
-def empty(shape, dtype=float64):
+def empty(shape, dtype=float64, *, device=None):
     """Zeros: numpy's empty leaves memory to be filled in, and a tensor never changes.
 
     Args:
       shape: an int or a sequence of ints.
       dtype: the element type; default float64.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, or a shape that is not ints.
@@ -447,15 +449,18 @@ def empty(shape, dtype=float64):
     >>> print(nx.empty(2))
     float64 [2] [0, 0]
     """
+    check_device(device, "nx.empty")
     return zeros(shape, dtype)
 
 
-def empty_like(prototype, dtype=None):
+def empty_like(prototype, dtype=None, *, device=None):
     """Zeros of the prototype's shape and dtype (or `dtype`), as `empty`.
 
     Args:
       prototype: a tensor (traced or not), numpy array or number.
       dtype: the element type; default the prototype's.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, or prototype is not numeric.
@@ -464,6 +469,7 @@ def empty_like(prototype, dtype=None):
     >>> print(nx.empty_like(nx.array([1, 2])))
     int64 [2] [0, 0]
     """
+    check_device(device, "nx.empty_like")
     return zeros_like(prototype, dtype)
 
 

@@ -77,44 +77,57 @@ def minimum(x, y):
     return _call("nx.minimum", _e.minimum, x, y)
 
 
-def clip(x, a_min=None, a_max=None):
-    """x limited to [a_min, a_max]: minimum(maximum(x, a_min), a_max).
+def clip(x, min=None, max=None, *, a_min=None, a_max=None):  # noqa: A002
+    """x limited to [min, max]: minimum(maximum(x, min), max).
 
     The derivative is 1 inside, 0 outside, and 0.5 at a bound (maximum's
-    and minimum's tie rule).
+    and minimum's tie rule). The bounds are named min and max as in the
+    Array API standard and numpy 2's keywords, or a_min and a_max as in
+    numpy's positional names; with no bound, x comes back as it is (numpy 2).
 
     Args:
       x: a tensor, numpy array or number.
-      a_min, a_max: bounds (numbers or tensors broadcasting with x); None
-        for no bound, but not both.
+      min, max: bounds (numbers or tensors broadcasting with x); None for no bound.
+      a_min, a_max: the same bounds under numpy's names (give one name of each).
 
     Raises:
-      TypeError: x or a bound is not numeric.
-      ValueError: both bounds None, or shapes that do not broadcast.
+      TypeError: x or a bound is not numeric, or a bound given under both names.
+      ValueError: shapes that do not broadcast.
 
     >>> from rune import nx
     >>> print(nx.clip(nx.array([-2.0, 0.5, 3.0]), 0, 1))
     float64 [3] [0, 0.5, 1]
     """
-    if a_min is None and a_max is None:
-        raise ValueError("nx.clip: a_min and a_max are both None; give at least one bound")
-    if a_min is not None:
-        x = _call("nx.clip", _e.maximum, x, a_min)
-    if a_max is not None:
-        x = _call("nx.clip", _e.minimum, x, a_max)
+    low, high = _one_bound(min, a_min, "min"), _one_bound(max, a_max, "max")
+    if low is None and high is None:
+        return as_tensor(x, "nx.clip")
+    if low is not None:
+        x = _call("nx.clip", _e.maximum, x, low)
+    if high is not None:
+        x = _call("nx.clip", _e.minimum, x, high)
     return x
 
 
-def where(condition, *x_and_y):
-    """x where condition is true, y elsewhere; the three broadcast together.
+def _one_bound(standard, numpys, name):
+    if standard is not None and numpys is not None:
+        raise TypeError(f"nx.clip: {name} and a_{name} name the same bound; give one of them")
+    return numpys if standard is None else standard
+
+
+_NOT_GIVEN = object()  # where's x1 and x2 (None is not a number, so it is an error)
+
+
+def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /):
+    """x1 where condition is true, x2 elsewhere; the three broadcast together.
     With the condition alone, `nx.nonzero(condition)`: the indices where it holds.
 
-    The derivative flows to x where the condition holds and to y elsewhere;
-    the condition has none.
+    The derivative flows to x1 where the condition holds and to x2 elsewhere;
+    the condition has none. The arguments are positional (numpy's where takes
+    no keywords either); x1 and x2 are the Array API standard's names.
 
     Args:
       condition: a boolean tensor (nonzero numbers count as true).
-      *x_and_y: x and y, tensors, numpy arrays or numbers; both or neither.
+      x1, x2: tensors, numpy arrays or numbers; both or neither.
 
     Raises:
       TypeError: an argument is not numeric (None, a string).
@@ -125,14 +138,13 @@ def where(condition, *x_and_y):
     >>> print(nx.where(x > 0, x, 0), nx.where(x > 0))
     float64 [2] [0, 2] (Tensor(int64 [1] [1]),)
     """
-    if not x_and_y:
+    if x1 is _NOT_GIVEN and x2 is _NOT_GIVEN:
         from .sorting import nonzero  # sorting builds on this module
         return nonzero(condition)
-    if len(x_and_y) != 2:
-        raise ValueError(f"nx.where: give both x and y, or neither (for the indices where "
-                         f"condition holds); got {len(x_and_y)} of them")
-    x, y = x_and_y
-    return _call("nx.where", _e.where, condition, x, y)
+    if x1 is _NOT_GIVEN or x2 is _NOT_GIVEN:
+        raise ValueError("nx.where: give both x and y (x1 and x2), or neither (for the "
+                         "indices where condition holds); got one of them")
+    return _call("nx.where", _e.where, condition, x1, x2)
 
 
 def equal(x, y):

@@ -4,6 +4,10 @@ Every function here makes a constant: its result does not depend on any
 traced value, so it has no derivative, and it works under every
 transformation (`zeros_like(x)` needs only x's shape and dtype, which a
 traced x has). Dtype arguments are checked by `nx.dtypes.as_dtype`.
+
+Each also takes the Array API standard's keyword `device=`: None or "cpu",
+rune's one device (anything else is a ValueError); `nx.array` and
+`nx.asarray` take its `copy=` (see `nx.asarray`).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ __all__ = [
 _NUMERIC = frozenset("biufc")
 
 
-def array(obj, dtype=None) -> Tensor:
+def array(obj, dtype=None, *, device=None, copy=True) -> Tensor:
     """A tensor holding a copy of `obj`.
 
     Lists may hold traced values (inside grad, jit...): they are stacked, so
@@ -34,6 +38,7 @@ def array(obj, dtype=None) -> Tensor:
       obj: a number, nested lists or tuples of numbers, a numpy array or a
         tensor. Python floats become float64, ints int64, bools bool.
       dtype: the element type (default: inferred from `obj`, as numpy does).
+      device, copy: the standard's keywords, as in `nx.asarray` (copy=True here).
 
     Raises:
       ValueError: nested lists of unequal lengths (ragged), naming where.
@@ -47,6 +52,9 @@ def array(obj, dtype=None) -> Tensor:
     >>> print(nx.array([1, 2], dtype=nx.float32))
     float32 [2] [1, 2]
     """
+    check_device(device, "nx.array")
+    if copy is not True:
+        return asarray(obj, dtype, copy=copy)
     if isinstance(obj, Tensor):
         if type(obj) is not Tensor:  # a traced value: tensors are immutable, no copy needed
             return obj if dtype is None else _astype(obj, dtype, "nx.array")
@@ -54,7 +62,7 @@ def array(obj, dtype=None) -> Tensor:
     return _tensor_of(obj, dtype, "nx.array", copy=True)
 
 
-def asarray(obj, dtype=None) -> Tensor:
+def asarray(obj, dtype=None, *, device=None, copy=None) -> Tensor:
     """`obj` as a tensor: a tensor of the right dtype is returned as it is.
 
     Like `nx.array` otherwise. A numpy array is copied all the same (a tensor
@@ -64,10 +72,16 @@ def asarray(obj, dtype=None) -> Tensor:
       obj: a tensor, a number, nested lists or tuples of numbers, or a numpy array.
       dtype: the element type (nx.float32, its name 'float32', or a Python type
         such as float); default: obj's.
+      device: None or "cpu" (the standard's keyword; rune has one device).
+      copy: the standard's: None copies only what could change later (a numpy
+        array, not a tensor); True always makes a new tensor; False never
+        copies, and raises if it must (a list, another dtype): the tensor
+        then shares a numpy array's memory, which must not change meanwhile.
 
     Raises:
       TypeError: an unknown dtype, or data that is not numbers.
-      ValueError: nested lists of unequal lengths (ragged), naming where.
+      ValueError: nested lists of unequal lengths (ragged), naming where;
+        copy=False where a copy is needed; a device other than "cpu".
 
     >>> from rune import nx
     >>> t = nx.array([1.0, 2.0])
@@ -76,10 +90,14 @@ def asarray(obj, dtype=None) -> Tensor:
     >>> print(nx.asarray(t, dtype=nx.int32))
     int32 [2] [1, 2]
     """
+    check_device(device, "nx.asarray")
     if isinstance(obj, Tensor):
         if dtype is None or as_dtype(dtype, "nx.asarray") == obj.dtype:
-            return obj
+            return obj  # immutable: sharing it is as good as a copy
+        _refuse_copy(copy, f"converting {obj.dtype} to {dtype}")
         return _astype(obj, dtype, "nx.asarray")
+    if copy is False:
+        return _shared(obj, dtype)
     return _tensor_of(obj, dtype, "nx.asarray", copy=True)
 
 
@@ -120,13 +138,15 @@ def create(dtype, shape, values) -> Tensor:
     return Tensor(flat.reshape(shape))
 
 
-def zeros(shape, dtype=float64) -> Tensor:
+def zeros(shape, dtype=float64, *, device=None) -> Tensor:
     """A tensor of zeros.
 
     Args:
       shape: an int or a sequence of ints.
       dtype: the element type (nx.float32, its name 'float32', or a Python type
         such as float); default float64.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, or a shape that is not ints.
@@ -138,16 +158,19 @@ def zeros(shape, dtype=float64) -> Tensor:
     [[0, 0, 0],
      [0, 0, 0]]
     """
-    return Tensor(np.zeros(_shape_arg(shape, "nx.zeros"), as_dtype(dtype, "nx.zeros")))
+    check_device(device, "nx.zeros")
+    return Tensor(np.zeros(_shape_arg(shape, "nx.zeros"), as_dtype(dtype or float64, "nx.zeros")))
 
 
-def ones(shape, dtype=float64) -> Tensor:
+def ones(shape, dtype=float64, *, device=None) -> Tensor:
     """A tensor of ones.
 
     Args:
       shape: an int or a sequence of ints.
       dtype: the element type (nx.float32, its name 'float32', or a Python type
         such as float); default float64.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, or a shape that is not ints.
@@ -157,10 +180,11 @@ def ones(shape, dtype=float64) -> Tensor:
     >>> print(nx.ones(3, dtype=nx.int32))
     int32 [3] [1, 1, 1]
     """
-    return Tensor(np.ones(_shape_arg(shape, "nx.ones"), as_dtype(dtype, "nx.ones")))
+    check_device(device, "nx.ones")
+    return Tensor(np.ones(_shape_arg(shape, "nx.ones"), as_dtype(dtype or float64, "nx.ones")))
 
 
-def full(shape, fill_value, dtype=None) -> Tensor:
+def full(shape, fill_value, dtype=None, *, device=None) -> Tensor:
     """A tensor of `shape` with every element `fill_value`.
 
     Args:
@@ -169,6 +193,8 @@ def full(shape, fill_value, dtype=None) -> Tensor:
         nx.broadcast_to).
       dtype: the element type (nx.float32, its name 'float32', or a Python type
         such as float); default: fill_value's, as numpy does.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, a shape that is not ints, or a fill_value
@@ -179,12 +205,13 @@ def full(shape, fill_value, dtype=None) -> Tensor:
     >>> print(nx.full(2, 0.5))
     float64 [2] [0.5, 0.5]
     """
+    check_device(device, "nx.full")
     shape = _shape_arg(shape, "nx.full")
     dtype = None if dtype is None else as_dtype(dtype, "nx.full")
     return Tensor(np.full(shape, _to_numpy(fill_value, None, "nx.full"), dtype))
 
 
-def zeros_like(x, dtype=None) -> Tensor:
+def zeros_like(x, dtype=None, *, device=None) -> Tensor:
     """Zeros of x's shape and dtype (or `dtype`); x may be a traced value.
 
     Args:
@@ -192,6 +219,8 @@ def zeros_like(x, dtype=None) -> Tensor:
         dtype are read.
       dtype: the element type (nx.float32, its name 'float32', or a Python type
         such as float); default x's.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, or x is not numeric.
@@ -200,10 +229,11 @@ def zeros_like(x, dtype=None) -> Tensor:
     >>> print(nx.zeros_like(nx.array([1, 2])))
     int64 [2] [0, 0]
     """
+    check_device(device, "nx.zeros_like")
     return _full_like(x, 0, dtype, "nx.zeros_like")
 
 
-def ones_like(x, dtype=None) -> Tensor:
+def ones_like(x, dtype=None, *, device=None) -> Tensor:
     """Ones of x's shape and dtype (or `dtype`); x may be a traced value.
 
     Args:
@@ -211,6 +241,8 @@ def ones_like(x, dtype=None) -> Tensor:
         dtype are read.
       dtype: the element type (nx.float32, its name 'float32', or a Python type
         such as float); default x's.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, or x is not numeric.
@@ -221,10 +253,11 @@ def ones_like(x, dtype=None) -> Tensor:
     [[1],
      [1]]
     """
+    check_device(device, "nx.ones_like")
     return _full_like(x, 1, dtype, "nx.ones_like")
 
 
-def full_like(x, fill_value, dtype=None) -> Tensor:
+def full_like(x, fill_value, dtype=None, *, device=None) -> Tensor:
     """`fill_value` in x's shape and dtype (or `dtype`); x may be a traced value.
 
     Args:
@@ -233,6 +266,8 @@ def full_like(x, fill_value, dtype=None) -> Tensor:
       fill_value: a number.
       dtype: the element type (nx.float32, its name 'float32', or a Python type
         such as float); default x's.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, or x or fill_value is not numeric.
@@ -241,6 +276,7 @@ def full_like(x, fill_value, dtype=None) -> Tensor:
     >>> print(nx.full_like(nx.zeros(2, dtype=nx.float32), 7))
     float32 [2] [7, 7]
     """
+    check_device(device, "nx.full_like")
     return _full_like(x, fill_value, dtype, "nx.full_like")
 
 
@@ -251,13 +287,15 @@ def _full_like(x, fill_value, dtype, fn):
     return Tensor(np.full(x.shape, _to_numpy(fill_value, None, fn), dtype))
 
 
-def arange(start, stop=None, step=None, dtype=None) -> Tensor:
+def arange(start, stop=None, step=None, dtype=None, *, device=None) -> Tensor:
     """Evenly spaced values in [start, stop): `arange(3)` is [0, 1, 2].
 
     Args:
       start, stop, step: real numbers, as numpy's arange (one argument is `stop`).
       dtype: the element type (nx.float32, its name 'float32', or a Python type
         such as float); default: ints for int arguments, else float64.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, or arguments that are not real numbers.
@@ -269,6 +307,7 @@ def arange(start, stop=None, step=None, dtype=None) -> Tensor:
     >>> print(nx.arange(0.0, 1.0, 0.25))
     float64 [4] [0, 0.25, 0.5, 0.75]
     """
+    check_device(device, "nx.arange")
     if step == 0:
         raise ValueError("nx.arange: step must not be zero")
     dtype = None if dtype is None else as_dtype(dtype, "nx.arange")
@@ -283,7 +322,7 @@ def arange(start, stop=None, step=None, dtype=None) -> Tensor:
                         f"{start!r}, {stop!r} and {step!r}") from None
 
 
-def linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor:
+def linspace(start, stop, num=50, endpoint=True, dtype=None, *, device=None) -> Tensor:
     """`num` evenly spaced values from start to stop (included unless endpoint=False).
 
     Args:
@@ -293,6 +332,8 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor:
       endpoint: include stop as the last value.
       dtype: the element type (nx.float32, its name 'float32', or a Python type
         such as float); default float64 (complex128 for complex bounds).
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, bounds that are not numbers, or a num
@@ -303,6 +344,7 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor:
     >>> print(nx.linspace(0, 1, 5))
     float64 [5] [0, 0.25, 0.5, 0.75, 1]
     """
+    check_device(device, "nx.linspace")
     num = _size_arg(num, "nx.linspace", "num")
     dtype = None if dtype is None else as_dtype(dtype, "nx.linspace")
     if _is_traced(start) or _is_traced(stop):
@@ -336,7 +378,7 @@ def _traced_linspace(start, stop, num, endpoint, dtype):
     return out if dtype is None else _astype(out, dtype, "nx.linspace")
 
 
-def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
+def eye(N, M=None, k=0, dtype=float64, *, device=None) -> Tensor:  # noqa: N803  (numpy's names)
     """The N x M matrix with ones on diagonal k (0: the main one) and zeros elsewhere.
 
     Args:
@@ -345,6 +387,8 @@ def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
       k: the diagonal, an int: above the main one if positive, below if negative.
       dtype: the element type (nx.float32, its name 'float32', or a Python type
         such as float); default float64.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, or sizes or k that are not ints.
@@ -356,14 +400,40 @@ def eye(N, M=None, k=0, dtype=float64) -> Tensor:  # noqa: N803  (numpy's names)
     [[1, 0],
      [0, 1]]
     """
+    check_device(device, "nx.eye")
     n = _size_arg(N, "nx.eye", "N")
     m = n if M is None else _size_arg(M, "nx.eye", "M")
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
         raise TypeError(f"nx.eye: k must be an int, got {k!r}")
-    return Tensor(np.eye(n, m, k, dtype=as_dtype(dtype, "nx.eye")))
+    return Tensor(np.eye(n, m, k, dtype=as_dtype(dtype or float64, "nx.eye")))
 
 
 # ------------------------------------------------------------------ helpers
+
+
+def check_device(device, fn: str):
+    """The standard's `device=`: None or "cpu", the one device (or a tensor's `.device`)."""
+    if device is not None and device != "cpu":
+        raise ValueError(f"{fn}: device must be None or 'cpu' (rune computes on the CPU), "
+                         f"got {device!r}")
+
+
+def _refuse_copy(copy, why: str):
+    if copy is False:
+        raise ValueError(f"nx.asarray: copy=False, but {why} needs a copy")
+
+
+def _shared(obj, dtype) -> Tensor:
+    """nx.asarray(obj, copy=False): a tensor on obj's own memory, as the standard
+    asks; the caller promises not to change obj while the tensor lives."""
+    if not isinstance(obj, np.ndarray) and not hasattr(obj, "__array_interface__") \
+            and not hasattr(obj, "__dlpack__"):
+        _refuse_copy(False, f"a {type(obj).__name__}")
+    try:
+        return Tensor(np.asarray(obj, dtype=None if dtype is None
+                                 else as_dtype(dtype, "nx.asarray"), copy=False))
+    except ValueError:
+        _refuse_copy(False, "this conversion")
 
 
 def as_tensor(x, fn: str, result_is_new: bool = False) -> Tensor:

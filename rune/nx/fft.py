@@ -19,12 +19,13 @@ from ..primitives import elementwise as _e
 from ..primitives import fft as _f
 from ..primitives import indexing as _ix
 from ..primitives import shape as _s
-from .creation import as_tensor
+from .creation import as_tensor, check_device
+from .dtypes import as_dtype
 from .reductions import normalize_axis
 from .tensor import Tensor
 
 __all__ = [
-    "fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2",
+    "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
     "fftn", "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
 ]
 
@@ -209,11 +210,14 @@ def rfft(a, n=None, axis=-1, norm=None):
     >>> print(nx.fft.rfft(nx.array([1.0, 2.0, 3.0, 4.0])))
     complex128 [3] [10+0i, -2+2i, -2+0i]
     """
-    a = _real_input(a, "nx.fft.rfft")
-    axis = normalize_axis(axis, a.ndim, "nx.fft.rfft")
-    n = _length(n, a.shape[axis], "nx.fft.rfft")
+    return _rfft(_real_input(a, "nx.fft.rfft"), n, axis, norm, "nx.fft.rfft")
+
+
+def _rfft(a, n, axis, norm, fn):
+    axis = normalize_axis(axis, a.ndim, fn)
+    n = _length(n, a.shape[axis], fn)
     out = _f.rfft(_resized(a, axis, n), axis=axis)
-    return _scaled(out, _norm_factor(norm, n, False, "nx.fft.rfft"))
+    return _scaled(out, _norm_factor(norm, n, False, fn))
 
 
 def irfft(a, n=None, axis=-1, norm=None):
@@ -237,11 +241,62 @@ def irfft(a, n=None, axis=-1, norm=None):
     >>> print(nx.fft.irfft(nx.array([10, -2 + 2j, -2])))
     float64 [4] [1, 2, 3, 4]
     """
-    a = as_tensor(a, "nx.fft.irfft")
-    axis = normalize_axis(axis, a.ndim, "nx.fft.irfft")
-    n = _length(n, 2 * (a.shape[axis] - 1), "nx.fft.irfft")
+    return _irfft(as_tensor(a, "nx.fft.irfft"), n, axis, norm, "nx.fft.irfft")
+
+
+def _irfft(a, n, axis, norm, fn):
+    axis = normalize_axis(axis, a.ndim, fn)
+    n = _length(n, 2 * (a.shape[axis] - 1), fn)
     out = _f.irfft(_resized(a, axis, n // 2 + 1), axis=axis, n=n)
-    return _scaled(out, _norm_factor(norm, n, True, "nx.fft.irfft"))
+    return _scaled(out, _norm_factor(norm, n, True, fn))
+
+
+# hfft is irfft of the conjugate, ihfft the conjugate of rfft, each normalized the
+# other way round (numpy's definition): "backward" scales hfft by 1 and ihfft by 1/n.
+_OPPOSITE = {None: "forward", "backward": "forward", "forward": "backward"}
+
+
+def hfft(a, n=None, axis=-1, norm=None):
+    """The real spectrum of a Hermitian-symmetric signal given by its first half.
+
+    Args:
+      a: a tensor, numpy array or nested list (the signal's first n//2 + 1 values).
+      n: the output's length (default 2 * (m - 1) for m entries along axis).
+      axis: the axis transformed (default the last).
+      norm: "backward" (default, None: no scaling), "ortho" or "forward".
+
+    Raises:
+      TypeError: a is not numeric, or n is not an int.
+      ValueError: n below 1, axis out of range or an unknown norm.
+
+    >>> from rune import nx
+    >>> print(nx.fft.hfft(nx.array([1.0, 2j, 3.0])))
+    float64 [4] [4, 2, 4, -6]
+    """
+    a = _e.conj(as_tensor(a, "nx.fft.hfft"))
+    return _irfft(a, n, axis, _OPPOSITE.get(norm, norm), "nx.fft.hfft")
+
+
+def ihfft(a, n=None, axis=-1, norm=None):
+    """The inverse of hfft: the first n//2 + 1 values of a Hermitian signal from its
+    real spectrum.
+
+    Args:
+      a: a real tensor, numpy array or nested list.
+      n: the transform's length: a is cropped or zero-padded to n along axis.
+      axis: the axis transformed (default the last).
+      norm: "backward" (default, None: divide by n), "ortho" or "forward".
+
+    Raises:
+      TypeError: a is complex or not numeric, or n is not an int.
+      ValueError: n below 1, axis out of range or an unknown norm.
+
+    >>> from rune import nx
+    >>> print(nx.fft.ihfft(nx.array([4.0, 2.0, 4.0, -6.0])))
+    complex128 [3] [1-0i, 0+2i, 3-0i]
+    """
+    a = _real_input(a, "nx.fft.ihfft")
+    return _e.conj(_rfft(a, n, axis, _OPPOSITE.get(norm, norm), "nx.fft.ihfft"))
 
 
 # --------------------------------------------------------------- many axes
@@ -530,7 +585,7 @@ def _frequencies(whole, n, d):
     return Tensor(whole * (1.0 / (n * d)))
 
 
-def fftfreq(n, d=1.0):
+def fftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of an fft of length n: [0, 1, ..., -1] / (n d).
 
     Differentiable in d when d is a tensor.
@@ -538,20 +593,24 @@ def fftfreq(n, d=1.0):
     Args:
       n: the transform's length (a positive int).
       d: the sample spacing (a number or a scalar tensor).
+      dtype: a real floating dtype for the result (default float64, or d's).
+      device: None or "cpu" (the Array API's keyword; any other raises ValueError).
 
     Raises:
       ValueError: n is not a positive int.
+      TypeError: an unknown dtype.
 
     >>> from rune import nx
     >>> print(nx.fft.fftfreq(4, d=0.5))
     float64 [4] [0, 0.5, -1, -0.5]
     """
+    check_device(device, "nx.fft.fftfreq")
     n = _length(n, None, "nx.fft.fftfreq")
     whole = np.concatenate([np.arange(0, (n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
-    return _frequencies(whole, n, d)
+    return _in_dtype(_frequencies(whole, n, d), dtype, "nx.fft.fftfreq")
 
 
-def rfftfreq(n, d=1.0):
+def rfftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of an rfft of length n: [0, 1, ..., n//2] / (n d).
 
     Differentiable in d when d is a tensor.
@@ -559,13 +618,24 @@ def rfftfreq(n, d=1.0):
     Args:
       n: the transform's length (a positive int).
       d: the sample spacing (a number or a scalar tensor).
+      dtype: a real floating dtype for the result (default float64, or d's).
+      device: None or "cpu" (the Array API's keyword; any other raises ValueError).
 
     Raises:
       ValueError: n is not a positive int.
+      TypeError: an unknown dtype.
 
     >>> from rune import nx
     >>> print(nx.fft.rfftfreq(5))
     float64 [3] [0, 0.2, 0.4]
     """
+    check_device(device, "nx.fft.rfftfreq")
     n = _length(n, None, "nx.fft.rfftfreq")
-    return _frequencies(np.arange(0, n // 2 + 1), n, d)
+    return _in_dtype(_frequencies(np.arange(0, n // 2 + 1), n, d), dtype, "nx.fft.rfftfreq")
+
+
+def _in_dtype(out, dtype, fn):
+    """The frequencies in the Array API's `dtype=` (None keeps them as they are)."""
+    if dtype is None or as_dtype(dtype, fn) == out.dtype:
+        return out
+    return _e.astype(out, dtype=as_dtype(dtype, fn))

@@ -7,12 +7,15 @@ complex128; integer input is computed in float64, as numpy does. The
 derivative rules are in rune/primitives/linalg.py; norm is a composition.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..primitives import elementwise as _e
 from ..primitives import linalg as _l
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
+from .aliases import matrix_transpose
 from .creation import as_tensor
 from .decompositions import eig, eigh, eigvals, eigvalsh, qr, svd
 from .reductions import normalize_axes
@@ -133,7 +136,7 @@ def slogdet(a):
       a: a square matrix (M, M), or a stack of them (..., M, M).
 
     Returns:
-      A pair `(sign, logabsdet)` with det(a) = sign * exp(logabsdet): sign is
+      A namedtuple `(sign, logabsdet)` (as numpy's) with det(a) = sign * exp(logabsdet): sign is
       1, -1 or 0 for real a, a unit complex number for complex a; logabsdet
       is real (-inf for a singular a).
 
@@ -147,10 +150,13 @@ def slogdet(a):
     float64 [] -1 float64 [] 0.6931471805599455
     """
     a = _square(a, "nx.linalg.slogdet")
-    return _l.sign_of_det(a), _l.logabsdet(a)
+    return SlogdetResult(_l.sign_of_det(a), _l.logabsdet(a))
 
 
-def cholesky(a):
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+
+
+def cholesky(a, upper=False):
     """The lower-triangular L with L @ L^H = a, for a Hermitian positive-definite a.
 
     Only the lower triangle of a is read (as in numpy). The derivative is
@@ -161,6 +167,8 @@ def cholesky(a):
 
     Args:
       a: a square matrix (M, M), or a stack of them (..., M, M).
+      upper: return the upper-triangular U = L^H (with U^H U = a) instead
+        (the Array API's keyword).
 
     Raises:
       TypeError: a is not numeric.
@@ -173,7 +181,8 @@ def cholesky(a):
     [[2, 0],
      [1, 1]]
     """
-    return _l.cholesky(_square(a, "nx.linalg.cholesky"))
+    lower = _l.cholesky(_square(a, "nx.linalg.cholesky"))
+    return _e.conj(matrix_transpose(lower)) if upper else lower
 
 
 # -------------------------------------------------------------------- norm

@@ -28,7 +28,7 @@ the shapes.
 from __future__ import annotations
 
 from ..primitives import elementwise as _e
-from .creation import as_tensor
+from .creation import as_tensor, check_device
 from .dtypes import as_dtype
 from .tensor import call_broadcasting
 
@@ -491,7 +491,7 @@ def relu(x):
 # ---------------------------------------------------------------- types
 
 
-def astype(x, dtype):
+def astype(x, dtype, /, *, copy=True, device=None):
     """x converted to `dtype` (x itself if it has that dtype already).
 
     Complex to real keeps the real part; float to int truncates toward zero.
@@ -502,14 +502,19 @@ def astype(x, dtype):
       x: a tensor, numpy array or number.
       dtype: the new element type (nx.float32, its name 'float32', or a
         Python type such as float).
+      copy: the Array API's keyword, without effect: a tensor never changes, so
+        x itself serves as its copy.
+      device: None or "cpu" (the Array API's keyword; any other raises ValueError).
 
     Raises:
       TypeError: an unknown dtype, or x is not numeric.
+      ValueError: a device other than "cpu".
 
     >>> from rune import nx
     >>> print(nx.astype(nx.array([1.7, -1.7]), nx.int32))
     int32 [2] [1, -1]
     """
+    check_device(device, "nx.astype")
     dtype = as_dtype(dtype, "nx.astype")
     x = as_tensor(x, "nx.astype")  # None and strings raise, not become nan and floats
     return x if x.dtype == dtype else _e.astype(x, dtype=dtype)

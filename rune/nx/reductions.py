@@ -15,6 +15,7 @@ from ..primitives import elementwise as _e
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from .creation import as_tensor
+from .dtypes import as_dtype
 from .tensor import Tensor, broadcast_error
 
 __all__ = [
@@ -52,27 +53,30 @@ def _count(shape, axes) -> int:
     return math.prod(shape[a] for a in axes)
 
 
-def sum(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
+def sum(x, axis=None, keepdims=False, *, dtype=None):  # noqa: A001  (numpy's name)
     """The sum of the elements over `axis` (all axes by default).
 
     Args:
       x: a tensor, numpy array, number or nested lists of numbers.
       axis: None (all axes), an int or a tuple of ints; negative counts from the end.
       keepdims: keep the reduced axes, with size 1.
+      dtype: the dtype of the sum, and of x before summing (default: x's, small
+        integers widened to 64 bits as numpy does).
 
     Raises:
-      TypeError: x is not numeric, or an axis is not an int.
+      TypeError: x is not numeric, an axis is not an int, or an unknown dtype.
       ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.sum(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=0))
     float64 [2] [4, 6]
     """
-    x = as_tensor(x, "nx.sum", result_is_new=True)
-    return _r.sum(x, axis=normalize_axes(axis, len(x.shape), "nx.sum"), keepdims=keepdims)
+    x = _converted(as_tensor(x, "nx.sum", result_is_new=True), dtype, "nx.sum")
+    out = _r.sum(x, axis=normalize_axes(axis, len(x.shape), "nx.sum"), keepdims=keepdims)
+    return _converted(out, dtype, "nx.sum")
 
 
-def prod(x, axis=None, keepdims=False):
+def prod(x, axis=None, keepdims=False, *, dtype=None):
     """The product of the elements over `axis` (all axes by default).
 
     Its derivative is exact where elements are zero (it never divides by
@@ -82,17 +86,28 @@ def prod(x, axis=None, keepdims=False):
       x: a tensor, numpy array, number or nested lists of numbers.
       axis: None (all axes), an int or a tuple of ints; negative counts from the end.
       keepdims: keep the reduced axes, with size 1.
+      dtype: the dtype of the product, and of x before multiplying (default: x's,
+        small integers widened to 64 bits as numpy does).
 
     Raises:
-      TypeError: x is not numeric, or an axis is not an int.
+      TypeError: x is not numeric, an axis is not an int, or an unknown dtype.
       ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
     >>> print(nx.prod(nx.array([[1.0, 2.0], [3.0, 4.0]]), axis=1))
     float64 [2] [2, 12]
     """
-    x = as_tensor(x, "nx.prod", result_is_new=True)
-    return _r.prod(x, axis=normalize_axes(axis, len(x.shape), "nx.prod"), keepdims=keepdims)
+    x = _converted(as_tensor(x, "nx.prod", result_is_new=True), dtype, "nx.prod")
+    out = _r.prod(x, axis=normalize_axes(axis, len(x.shape), "nx.prod"), keepdims=keepdims)
+    return _converted(out, dtype, "nx.prod")
+
+
+def _converted(x, dtype, fn):
+    """x in `dtype` (the Array API's dtype= of sum and prod), or x itself for None.
+    Both the input and the result are converted: numpy's sum of uint8 alone would widen."""
+    if dtype is None or as_dtype(dtype, fn) == x.dtype:
+        return x
+    return _e.astype(x, dtype=as_dtype(dtype, fn))
 
 
 def mean(x, axis=None, keepdims=False):
@@ -118,7 +133,7 @@ def mean(x, axis=None, keepdims=False):
     return _e.divide(_r.sum(x, axis=axes, keepdims=keepdims), float(_count(x.shape, axes)))
 
 
-def var(x, axis=None, keepdims=False, ddof=0):
+def var(x, axis=None, keepdims=False, ddof=0, *, correction=None):
     """The variance over `axis`: the mean of |x - mean(x)|^2.
 
     Complex tensors give a real variance.
@@ -129,16 +144,27 @@ def var(x, axis=None, keepdims=False, ddof=0):
       keepdims: keep the reduced axes, with size 1.
       ddof: "delta degrees of freedom": divide by N - ddof rather than N
         (ddof=1 gives the unbiased estimate).
+      correction: the Array API standard's name for ddof (give one or the other).
 
     Raises:
       TypeError: x is not numeric, or an axis is not an int.
-      ValueError: an axis out of range or repeated.
+      ValueError: an axis out of range or repeated; ddof and correction both given.
 
     >>> from rune import nx
     >>> print(nx.var(nx.array([1.0, 2.0, 3.0, 4.0])), nx.var(nx.array([1.0, 3.0]), ddof=1))
     float64 [] 1.25 float64 [] 2
     """
-    return _var(x, axis, keepdims, ddof, "nx.var")
+    return _var(x, axis, keepdims, _ddof(ddof, correction, "nx.var"), "nx.var")
+
+
+def _ddof(ddof, correction, fn):
+    """The one delta of degrees of freedom that numpy's ddof or the standard's correction gives."""
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError(f"{fn}: give ddof or correction (the same thing), not both; got "
+                         f"ddof={ddof!r} and correction={correction!r}")
+    return correction
 
 
 def _var(x, axis, keepdims, ddof, fn):
@@ -153,7 +179,7 @@ def _var(x, axis, keepdims, ddof, fn):
     return _e.divide(total, float(builtins.max(_count(x.shape, axes) - ddof, 0)))
 
 
-def std(x, axis=None, keepdims=False, ddof=0):
+def std(x, axis=None, keepdims=False, ddof=0, *, correction=None):
     """The standard deviation over `axis`: the square root of `nx.var`.
 
     Where the variance is zero (all elements equal) its derivative is NaN,
@@ -167,6 +193,7 @@ def std(x, axis=None, keepdims=False, ddof=0):
       keepdims: keep the reduced axes, with size 1.
       ddof: "delta degrees of freedom": divide by N - ddof rather than N
         (ddof=1 gives the unbiased estimate).
+      correction: the Array API standard's name for ddof (give one or the other).
 
     Raises:
       TypeError: x is not numeric, or an axis is not an int.
@@ -176,7 +203,7 @@ def std(x, axis=None, keepdims=False, ddof=0):
     >>> print(nx.std(nx.array([[1.0, 3.0], [2.0, 2.0]]), axis=1))
     float64 [2] [1, 0]
     """
-    return _e.sqrt(_var(x, axis, keepdims, ddof, "nx.std"))
+    return _e.sqrt(_var(x, axis, keepdims, _ddof(ddof, correction, "nx.std"), "nx.std"))
 
 
 def _check_nonempty(x, axes, fn):

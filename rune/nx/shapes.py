@@ -56,12 +56,14 @@ def ndim(x) -> int:
     return as_tensor(x, "nx.ndim").ndim
 
 
-def reshape(x, shape):
+def reshape(x, shape, *, copy=None):
     """x with a new shape of the same size; one entry may be -1 (inferred).
 
     Args:
       x: a tensor, numpy array, number or nested lists of numbers.
       shape: an int or a sequence of ints.
+      copy: the Array API's keyword, without effect: tensors never change, so
+        whether the result shares x's memory cannot be seen.
 
     Raises:
       TypeError: x is not numeric, or shape is not ints.

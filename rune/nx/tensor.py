@@ -368,9 +368,9 @@ class Tensor:
         """`round(t)` and `round(t, 2)`: a tensor, as numpy's arrays do."""
         return _ops.round(self, ndigits or 0)
 
-    def clip(self, a_min=None, a_max=None) -> Tensor:
-        """Limited to [a_min, a_max] (`nx.clip`)."""
-        return _ops.clip(self, a_min, a_max)
+    def clip(self, min=None, max=None, *, a_min=None, a_max=None) -> Tensor:  # noqa: A002
+        """Limited to [min, max] (`nx.clip`)."""
+        return _ops.clip(self, min, max, a_min=a_min, a_max=a_max)
 
     # Reductions, by the nx functions of the same names.
     def sum(self, axis=None, keepdims=False):
@@ -393,13 +393,13 @@ class Tensor:
         """The smallest element over `axis`: `nx.min(t, ...)`."""
         return _ops.min(self, axis=axis, keepdims=keepdims)
 
-    def var(self, axis=None, keepdims=False, ddof=0):
+    def var(self, axis=None, keepdims=False, ddof=0, *, correction=None):
         """The variance over `axis`: `nx.var(t, ...)`."""
-        return _ops.var(self, axis=axis, keepdims=keepdims, ddof=ddof)
+        return _ops.var(self, axis=axis, keepdims=keepdims, ddof=ddof, correction=correction)
 
-    def std(self, axis=None, keepdims=False, ddof=0):
+    def std(self, axis=None, keepdims=False, ddof=0, *, correction=None):
         """The standard deviation over `axis`: `nx.std(t, ...)`."""
-        return _ops.std(self, axis=axis, keepdims=keepdims, ddof=ddof)
+        return _ops.std(self, axis=axis, keepdims=keepdims, ddof=ddof, correction=correction)
 
     def argmax(self, axis=None, keepdims=False):
         """The index of the largest element over `axis`: `nx.argmax(t, ...)`."""
@@ -488,8 +488,14 @@ class Tensor:
     __rfloordiv__ = _binary("floor_divide", "//", reflected=True)
     __mod__, __rmod__ = _binary("mod", "%"), _binary("mod", "%", reflected=True)
     __pow__, __rpow__ = _binary("power", "**"), _binary("power", "**", reflected=True)
-    __and__, __rand__ = _binary("logical_and", "&"), _binary("logical_and", "&", True)
-    __or__, __ror__ = _binary("logical_or", "|"), _binary("logical_or", "|", True)
+    # Bitwise, as numpy's: on booleans they are the logical operations.
+    __and__, __rand__ = _binary("bitwise_and", "&"), _binary("bitwise_and", "&", True)
+    __or__, __ror__ = _binary("bitwise_or", "|"), _binary("bitwise_or", "|", True)
+    __xor__, __rxor__ = _binary("bitwise_xor", "^"), _binary("bitwise_xor", "^", True)
+    __lshift__ = _binary("bitwise_left_shift", "<<")
+    __rlshift__ = _binary("bitwise_left_shift", "<<", reflected=True)
+    __rshift__ = _binary("bitwise_right_shift", ">>")
+    __rrshift__ = _binary("bitwise_right_shift", ">>", reflected=True)
     __eq__, __ne__ = _binary("equal", "=="), _binary("not_equal", "!=")
     __lt__, __le__ = _binary("less", "<"), _binary("less_equal", "<=")
     __gt__, __ge__ = _binary("greater", ">"), _binary("greater_equal", ">=")
@@ -512,7 +518,43 @@ class Tensor:
         return _functions["absolute"](self)
 
     def __invert__(self):
-        return _functions["logical_not"](self)
+        return _ops.bitwise_invert(self)
+
+    # ------------------------------------------------ the Array API standard
+    def __array_namespace__(self, *, api_version=None):
+        """rune.nx: the namespace of the Array API standard that tensors belong to.
+
+        Raises:
+          ValueError: api_version is not None nor a version nx implements.
+        """
+        return _ops.array_api.namespace_for(api_version)
+
+    @property
+    def device(self) -> str:
+        """"cpu": rune's one device."""
+        return "cpu"
+
+    def to_device(self, device, /, *, stream=None):
+        """The tensor itself on device "cpu" (the only one); other devices raise ValueError."""
+        _ops.creation.check_device(device, "Tensor.to_device")
+        return self
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The DLPack capsule of the tensor's values: its memory, marked read-only
+        (a tensor never changes), for consumers of DLPack 1.0 and later; a copy
+        for older ones (JAX's today), which cannot be told that it is read-only.
+        """
+        values = np.asarray(self._concrete("Tensor.__dlpack__"))
+        if max_version is None or max_version[0] < 1:
+            values = np.array(values, copy=True)
+        else:
+            values = values.view()
+            values.flags.writeable = False
+        return values.__dlpack__(stream=stream, max_version=max_version,
+                                 dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        return np.asarray(self._value).__dlpack_device__()
 
 
 def _identity(x):

@@ -379,6 +379,14 @@ isinf = _piecewise_constant("isinf", np.isinf, 1)
 logical_xor = _piecewise_constant("logical_xor", np.logical_xor)
 trunc = _piecewise_constant("trunc", np.trunc, 1)
 signbit = _piecewise_constant("signbit", np.signbit, 1)
+# Bitwise operations take integers and booleans only (numpy raises on floats),
+# and no integer or boolean carries a derivative.
+bitwise_and = _piecewise_constant("bitwise_and", np.bitwise_and)
+bitwise_or = _piecewise_constant("bitwise_or", np.bitwise_or)
+bitwise_xor = _piecewise_constant("bitwise_xor", np.bitwise_xor)
+invert = _piecewise_constant("invert", np.invert, 1)
+left_shift = _piecewise_constant("left_shift", np.left_shift)
+right_shift = _piecewise_constant("right_shift", np.right_shift)
 # C's fmod: x - trunc(x / y) * y, with the sign of x (mod has y's).
 fmod = elementwise("fmod", np.fmod, (lambda ans, x, y: 1,
                                      lambda ans, x, y: negative(trunc(x / y))))

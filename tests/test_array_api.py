@@ -1,0 +1,391 @@
+"""rune.nx as an Array API namespace (issue 28): the standard's names, checked
+against numpy 2 (whose main namespace is the standard's) wherever numpy has them."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import rune
+from rune import nx
+from rune.nx.dtypes import DTYPES
+
+KINDS = ["bool", "signed integer", "unsigned integer", "integral", "real floating",
+         "complex floating", "numeric"]
+
+
+# ------------------------------------------------------------ the namespace
+
+
+def test_a_tensor_answers_nx_as_its_namespace():
+    t = nx.array([1.0, 2.0])
+    assert t.__array_namespace__() is nx
+    assert t.__array_namespace__(api_version=nx.__array_api_version__) is nx
+    assert nx.__array_api_version__ == "2023.12"
+
+
+@pytest.mark.parametrize("version", ["2019.12", "1.0", 2023.12])
+def test_an_unknown_api_version_raises_naming_it(version):
+    with pytest.raises(ValueError, match=r"api_version must be None or one of .*2023\.12"):
+        nx.ones(2).__array_namespace__(api_version=version)
+
+
+def test_the_inspection_namespace_answers_as_numpys():
+    ours, numpys = nx.__array_namespace_info__(), np.__array_namespace_info__()
+    assert ours.devices() == ["cpu"] and ours.default_device() == "cpu"
+    assert ours.capabilities() == numpys.capabilities()
+    assert ours.default_dtypes() == numpys.default_dtypes()
+    assert ours.default_dtypes(device="cpu") == numpys.default_dtypes(device="cpu")
+    assert ours.dtypes() == numpys.dtypes()
+    for kind in KINDS + [("bool", "real floating")]:
+        assert ours.dtypes(kind=kind) == numpys.dtypes(kind=kind), kind
+
+
+def test_the_constants_are_pythons():
+    assert (nx.e, nx.pi, nx.inf, nx.newaxis) == (np.e, np.pi, np.inf, None)
+    assert np.isnan(nx.nan)
+
+
+# ------------------------------------------------------------ devices
+
+
+def test_a_tensor_lives_on_the_cpu():
+    t = nx.array([1.0, 2.0])
+    assert t.device == "cpu"
+    assert t.to_device("cpu") is t
+    with pytest.raises(ValueError, match=r"Tensor.to_device: device must be None or 'cpu'.*'gpu'"):
+        t.to_device("gpu")
+
+
+CREATORS = {
+    "array": lambda **kw: nx.array([1.0], **kw),
+    "asarray": lambda **kw: nx.asarray([1.0], **kw),
+    "zeros": lambda **kw: nx.zeros(2, **kw),
+    "ones": lambda **kw: nx.ones(2, **kw),
+    "empty": lambda **kw: nx.empty(2, **kw),
+    "full": lambda **kw: nx.full(2, 3.0, **kw),
+    "zeros_like": lambda **kw: nx.zeros_like(nx.ones(2), **kw),
+    "ones_like": lambda **kw: nx.ones_like(nx.ones(2), **kw),
+    "empty_like": lambda **kw: nx.empty_like(nx.ones(2), **kw),
+    "full_like": lambda **kw: nx.full_like(nx.ones(2), 3.0, **kw),
+    "arange": lambda **kw: nx.arange(3, **kw),
+    "linspace": lambda **kw: nx.linspace(0.0, 1.0, 3, **kw),
+    "eye": lambda **kw: nx.eye(2, **kw),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CREATORS))
+def test_creation_takes_the_cpu_device_and_refuses_others(name):
+    make = CREATORS[name]
+    assert make(device="cpu").device == "cpu"
+    np.testing.assert_array_equal(make(device=nx.ones(1).device), make())
+    with pytest.raises(ValueError, match=rf"nx.{name}: device must be None or 'cpu'.*'cuda:0'"):
+        make(device="cuda:0")
+
+
+@pytest.mark.parametrize("name", ["zeros", "ones", "empty", "eye"])
+def test_dtype_none_is_the_default_float(name):
+    assert CREATORS[name](dtype=None).dtype == nx.float64
+
+
+def test_asarray_copy_false_shares_a_numpy_arrays_memory():
+    a = np.arange(3.0)
+    shared, copied = nx.asarray(a, copy=False), nx.asarray(a, copy=True)
+    a[0] = 7.0
+    assert shared.numpy()[0] == 7.0 and copied.numpy()[0] == 0.0
+    assert nx.asarray(a).numpy()[0] == 7.0 and nx.array(a, copy=None).numpy()[0] == 7.0
+
+
+@pytest.mark.parametrize("obj, dtype", [([1.0, 2.0], None), (np.arange(3.0), nx.float32),
+                                        (nx.ones(2), nx.int32)])
+def test_asarray_copy_false_raises_where_a_copy_is_needed(obj, dtype):
+    with pytest.raises(ValueError, match="nx.asarray: copy=False, but .* needs a copy"):
+        nx.asarray(obj, dtype=dtype, copy=False)
+
+
+def test_a_tensor_is_its_own_asarray_whatever_copy_says():
+    t = nx.ones(2)
+    assert nx.asarray(t, copy=False) is t and nx.asarray(t) is t
+
+
+# ------------------------------------------------------------ data types
+
+
+@pytest.mark.parametrize("dtype", [nx.float16, nx.float32, nx.float64, nx.complex64,
+                                   nx.complex128])
+def test_finfo_is_numpys(dtype):
+    ours, numpys = nx.finfo(dtype), np.finfo(dtype)
+    for field in ("bits", "eps", "max", "min", "smallest_normal", "dtype"):
+        assert getattr(ours, field) == getattr(numpys, field), field
+    # the standard asks for Python numbers (numpy gives numpy scalars of the dtype)
+    assert all(type(getattr(ours, f)) is float for f in ("eps", "max", "min", "smallest_normal"))
+    assert type(ours.bits) is int
+    assert nx.finfo(nx.ones(1, dtype)).bits == numpys.bits
+
+
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if d.kind in "iu"])
+def test_iinfo_is_numpys(dtype):
+    ours, numpys = nx.iinfo(dtype), np.iinfo(dtype)
+    assert (ours.bits, ours.min, ours.max, ours.dtype) == (
+        numpys.bits, numpys.min, numpys.max, numpys.dtype)
+    assert nx.iinfo(nx.zeros(1, dtype)).max == numpys.max
+    assert all(type(getattr(ours, f)) is int for f in ("bits", "min", "max"))
+
+
+def test_finfo_and_iinfo_refuse_the_other_kind():
+    with pytest.raises(TypeError, match="nx.finfo: expected a floating or complex dtype, "
+                                        "got int32"):
+        nx.finfo(nx.int32)
+    with pytest.raises(TypeError, match="nx.iinfo: expected an integer dtype, got float64"):
+        nx.iinfo(nx.ones(1))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_isdtype_is_numpys_for_every_kind(kind):
+    for dtype in DTYPES:
+        assert nx.isdtype(dtype, kind) == np.isdtype(dtype, kind), (dtype, kind)
+
+
+def test_isdtype_takes_dtypes_and_tuples_and_names_unknown_kinds():
+    assert nx.isdtype(nx.int8, nx.int8) and not nx.isdtype(nx.int8, nx.int16)
+    assert nx.isdtype(nx.int8, ("bool", nx.int8)) and not nx.isdtype(nx.int8, ("bool",))
+    with pytest.raises(TypeError, match="nx.isdtype: unknown kind 'floating'"):
+        nx.isdtype(nx.float32, "floating")
+
+
+def test_can_cast_is_numpys_for_every_pair():
+    for a, b in itertools.product(DTYPES, DTYPES):
+        assert nx.can_cast(a, b) == np.can_cast(a, b), (a, b)
+    assert nx.can_cast(nx.ones(1, nx.int8), nx.int16)
+
+
+def test_result_type_is_what_the_operators_give():
+    for a, b in itertools.product(DTYPES, DTYPES):
+        if {a.kind, b.kind} == {"b"} or "b" not in (a.kind, b.kind):
+            added = nx.ones(1, a) * nx.ones(1, b)
+            assert nx.result_type(a, b) == added.dtype, (a, b)
+        assert nx.result_type(nx.ones(1, a), b) == np.result_type(a, b)
+
+
+def test_result_type_treats_python_numbers_as_weak():
+    assert nx.result_type(nx.ones(1, nx.float32), 1.0) == nx.float32
+    assert nx.result_type(nx.int8, 1) == nx.int8
+    assert nx.result_type(nx.float32, 1j) == nx.complex64
+    with pytest.raises(TypeError, match="nx.result_type: expected at least one"):
+        nx.result_type()
+
+
+# ------------------------------------------------------------ var and std
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_correction_is_ddof(name):
+    x = np.random.default_rng(0).standard_normal((3, 4))
+    for correction in (0, 1, 2.5):
+        expected = getattr(np, name)(x, axis=1, ddof=correction)
+        np.testing.assert_allclose(getattr(nx, name)(x, axis=1, correction=correction),
+                                   expected, rtol=1e-14)
+        np.testing.assert_allclose(getattr(nx.array(x), name)(axis=1, correction=correction),
+                                   expected, rtol=1e-14)
+    with pytest.raises(ValueError, match=f"nx.{name}: give ddof or correction"):
+        getattr(nx, name)(x, ddof=1, correction=1)
+
+
+def test_var_with_correction_differentiates():
+    x = nx.array(np.random.default_rng(1).standard_normal(5))
+    rune.check_grads(lambda x: nx.std(x, correction=1), (x,), order=2, modes=("fwd", "rev"))
+
+
+# ------------------------------------------------------------ bitwise
+
+BITWISE = {
+    "bitwise_and": (np.bitwise_and, lambda x, y: x & y),
+    "bitwise_or": (np.bitwise_or, lambda x, y: x | y),
+    "bitwise_xor": (np.bitwise_xor, lambda x, y: x ^ y),
+    "bitwise_left_shift": (np.left_shift, lambda x, y: x << y),
+    "bitwise_right_shift": (np.right_shift, lambda x, y: x >> y),
+}
+
+
+def _ints(dtype, shape, seed, low=None, high=None):
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(seed)
+    return rng.integers(info.min if low is None else low, info.max if high is None else high,
+                        shape, dtype=dtype, endpoint=True)
+
+
+@pytest.mark.parametrize("name", sorted(BITWISE))
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int64, np.uint32])
+def test_bitwise_functions_and_operators_are_numpys(name, dtype):
+    shifting = "shift" in name
+    x = _ints(dtype, (3, 4), 0)
+    y = _ints(dtype, (4,), 1, *((0, np.iinfo(dtype).bits - 1) if shifting else ()))
+    numpy_fn, operator = BITWISE[name]
+    expected = numpy_fn(x, y)
+    for got in (getattr(nx, name)(x, y), operator(nx.array(x), nx.array(y)),
+                operator(x, nx.array(y)), rune.jit(getattr(nx, name))(x, y),
+                rune.vmap(getattr(nx, name), in_axes=(0, None))(x, y)):
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("name", ["bitwise_and", "bitwise_or", "bitwise_xor"])
+def test_bitwise_on_booleans_is_logical(name):
+    x, y = np.array([True, True, False, False]), np.array([True, False, True, False])
+    np.testing.assert_array_equal(getattr(nx, name)(x, y), BITWISE[name][0](x, y))
+    np.testing.assert_array_equal(BITWISE[name][1](nx.array(x), nx.array(y)),
+                                  BITWISE[name][0](x, y))
+
+
+def test_bitwise_invert_is_numpys():
+    x = _ints(np.int16, (5,), 2)
+    np.testing.assert_array_equal(nx.bitwise_invert(x), np.invert(x))
+    np.testing.assert_array_equal(~nx.array(x), np.invert(x))
+    np.testing.assert_array_equal(~nx.array([True, False]), [False, True])
+    np.testing.assert_array_equal(rune.jit(nx.bitwise_invert)(x), np.invert(x))
+
+
+@pytest.mark.parametrize("name", sorted(BITWISE) + ["bitwise_invert"])
+def test_bitwise_refuses_floats_naming_the_function(name):
+    args = (nx.ones(2),) if name == "bitwise_invert" else (nx.ones(2), 1)
+    with pytest.raises(TypeError, match=f"nx.{name}: expected integer or boolean tensors, "
+                                        f"got float64"):
+        getattr(nx, name)(*args)
+
+
+def test_bitwise_operators_refuse_floats():
+    with pytest.raises(TypeError, match="nx.bitwise_and: expected integer or boolean"):
+        nx.ones(2) & 1
+    with pytest.raises(TypeError, match="nx.bitwise_invert: expected integer or boolean"):
+        ~nx.ones(2)
+
+
+# ------------------------------------------------------------ DLPack
+
+
+def test_from_dlpack_shares_a_numpy_arrays_memory_unless_asked_to_copy():
+    a = np.arange(3.0)
+    shared, copied = nx.from_dlpack(a), nx.from_dlpack(a, copy=True)
+    a[1] = 9.0
+    np.testing.assert_array_equal(shared, [0.0, 9.0, 2.0])
+    np.testing.assert_array_equal(copied, [0.0, 1.0, 2.0])
+    t = nx.ones(2)
+    assert nx.from_dlpack(t) is t
+
+
+def test_a_tensor_exports_read_only_memory_through_dlpack():
+    t = nx.array([1.0, 2.0])
+    out = np.from_dlpack(t)
+    np.testing.assert_array_equal(out, [1.0, 2.0])
+    assert not out.flags.writeable
+    assert t.__dlpack_device__() == np.ones(1).__dlpack_device__()
+
+
+def test_from_dlpack_names_what_it_cannot_read():
+    with pytest.raises(TypeError, match="nx.from_dlpack: expected an object with __dlpack__.*"
+                                        "list"):
+        nx.from_dlpack([1.0])
+    with pytest.raises(ValueError, match="nx.from_dlpack: device must be None or 'cpu'"):
+        nx.from_dlpack(np.ones(1), device="gpu")
+
+
+def test_dlpack_round_trips_with_jax():
+    jnp = pytest.importorskip("jax.numpy", reason="the jax extra is not installed")
+    t = nx.from_dlpack(jnp.arange(3.0))
+    np.testing.assert_array_equal(t, [0.0, 1.0, 2.0])
+    back = jnp.from_dlpack(nx.array([1.0, 2.0]))
+    np.testing.assert_array_equal(np.asarray(back), [1.0, 2.0])
+
+
+def test_reading_a_traced_tensor_through_dlpack_raises():
+    def f(x):
+        np.from_dlpack(x)
+        return x
+
+    with pytest.raises(rune.TracedValueError, match="Tensor.__dlpack__"):
+        rune.grad(lambda x: nx.sum(f(x)))(nx.ones(2))
+
+
+# ------------------------------------------------------------ the standard's keywords
+
+
+@pytest.mark.parametrize("name", ["sum", "prod"])
+@pytest.mark.parametrize("dtype", [nx.float32, nx.int64, nx.complex128, nx.uint8, nx.int16])
+def test_sum_and_prod_take_a_dtype_as_numpy_does(name, dtype):
+    x = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int8)
+    got, expected = getattr(nx, name)(x, axis=1, dtype=dtype), getattr(np, name)(
+        x, axis=1, dtype=dtype)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_sum_with_a_dtype_differentiates():
+    x = nx.array([1.0, 2.0, 3.0], dtype=nx.float32)
+    assert rune.grad(lambda x: nx.sum(x * x, dtype=nx.float64))(x).dtype == nx.float32
+    rune.check_grads(lambda x: nx.prod(x, dtype=nx.complex128).real, (nx.array([1.0, 2.0]),),
+                     order=2, modes=("fwd", "rev"))
+
+
+def test_astype_and_reshape_take_copy_and_device():
+    x = nx.array([1.5, 2.5])
+    np.testing.assert_array_equal(nx.astype(x, nx.int32, copy=False, device="cpu"), [1, 2])
+    assert nx.astype(x, nx.float64, copy=False) is x
+    assert nx.reshape(x, (2, 1), copy=True).shape == (2, 1)
+    with pytest.raises(ValueError, match="nx.astype: device must be None or 'cpu'"):
+        nx.astype(x, nx.int32, device="gpu")
+
+
+@pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
+def test_fft_frequencies_take_the_cpu_device(name):
+    np.testing.assert_allclose(getattr(nx.fft, name)(5, 0.5, device="cpu"),
+                               getattr(np.fft, name)(5, 0.5))
+    in_float32 = getattr(nx.fft, name)(5, 0.5, dtype=nx.float32)
+    assert in_float32.dtype == nx.float32
+    np.testing.assert_allclose(in_float32, getattr(np.fft, name)(5, 0.5), rtol=1e-7)
+    with pytest.raises(ValueError, match=f"nx.fft.{name}: device must be None or 'cpu'"):
+        getattr(nx.fft, name)(5, device="gpu")
+
+
+def test_cholesky_upper_is_numpys_and_differentiates():
+    a = np.array([[4.0, 2.0 + 1j], [2.0 - 1j, 3.0]])
+    np.testing.assert_allclose(nx.linalg.cholesky(a, upper=True),
+                               np.linalg.cholesky(a, upper=True), rtol=1e-14)
+    spd = nx.array([[4.0, 2.0], [2.0, 3.0]])
+    rune.check_grads(lambda a: nx.linalg.cholesky(a @ nx.transpose(a), upper=True), (spd,),
+                     order=2, modes=("fwd", "rev"))
+
+
+def test_slogdet_answers_a_namedtuple_as_numpy():
+    a = np.array([[1.0, 2.0], [3.0, 4.0]])
+    out, expected = nx.linalg.slogdet(a), np.linalg.slogdet(a)
+    assert out._fields == expected._fields == ("sign", "logabsdet")
+    np.testing.assert_allclose(out.logabsdet, expected.logabsdet, rtol=1e-14)
+    rune.check_grads(lambda a: nx.linalg.slogdet(a).logabsdet, (nx.array(a),), order=2,
+                     modes=("fwd", "rev"))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int32, np.float32])
+def test_vecdot_keeps_the_dtype_as_numpy(dtype):
+    x = np.arange(6, dtype=dtype).reshape(2, 3)
+    out, expected = nx.vecdot(x, x[::-1]), np.vecdot(x, x[::-1])
+    assert out.dtype == expected.dtype
+    np.testing.assert_array_equal(out, expected)
+    assert nx.linalg.vecdot(x, x).dtype == np.linalg.vecdot(x, x).dtype
+
+
+def test_clip_takes_the_standards_and_numpys_names():
+    x = np.array([-2.0, 0.5, 3.0, np.nan])
+    expected = np.clip(x, 0.0, 1.0)
+    for got in (nx.clip(x, 0.0, 1.0), nx.clip(x, min=0.0, max=1.0),
+                nx.clip(x, a_min=0.0, a_max=1.0), nx.array(x).clip(min=0.0, max=1.0)):
+        np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(nx.clip(x, max=1.0), np.clip(x, max=1.0))
+
+
+def test_clip_without_bounds_is_x_as_in_numpy_2():
+    x = np.array([-2.0, 0.5])
+    np.testing.assert_array_equal(nx.clip(x), np.clip(x, None, None))
+    t = nx.array(x)
+    assert nx.clip(t) is t
