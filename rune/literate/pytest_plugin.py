@@ -1,9 +1,9 @@
 """pytest collection of markdown pages and docstring examples, through Sybil.
 
 pytest loads the light entry point `rune_literate_pytest` in every run;
-when a project opts in (``literate_paths``, ``literate_docstring_paths`` or
-``--literate``), it imports this module and registers a
-`LiterateCollector`. The settings are described there.
+when a project opts in (``paths`` or ``docstring_paths`` of its
+``[tool.rune-literate]`` table, or ``--literate``), it imports this module and
+registers a `LiterateCollector`. The settings are described there.
 """
 
 from __future__ import annotations
