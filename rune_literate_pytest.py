@@ -7,21 +7,26 @@ the ``rune`` package, because importing anything under ``rune`` first
 imports the engine and numpy.
 
 Pages and docstring examples are collected only when the project asks, in
-``[tool.pytest.ini_options]`` (or ``pytest.ini``):
+the ``[tool.rune-literate]`` table of the rootdir's pyproject.toml, which
+pytest never reads (`rune.literate.settings`: pytest without rune stops on an
+ini key it does not know, under ``strict`` or ``filterwarnings = error``):
 
-``literate_paths``
+``paths``
     markdown pages to test: files, directories (every ``*.md`` below) or glob
-    patterns, relative to the rootdir, e.g. ``docs README.md``. One test per
-    python block, named ``docs/page.md::line:12``.
-``literate_docstring_paths``
+    patterns, relative to the rootdir, e.g. ``["docs", "README.md"]``. One test
+    per python block, named ``docs/page.md::line:12``.
+``docstring_paths``
     Python modules whose docstring ``>>>`` examples are tested with Sybil's
-    doctest parser, the same way: e.g. ``mypackage``. Skipped when pytest's
+    doctest parser, the same way: e.g. ``["mypackage"]``. Skipped when pytest's
     own ``--doctest-modules`` is on, so no example is collected twice.
-``literate_doctest_optionflags``
-    doctest option flags for those examples, e.g. ``ELLIPSIS``.
+``doctest_optionflags``
+    doctest option flags for those examples, e.g. ``["ELLIPSIS"]``.
+
+The older form, the ini keys ``literate_paths``, ``literate_docstring_paths``
+and ``literate_doctest_optionflags``, still works.
 
 ``pytest --literate`` collects pages for one run without configuration:
-those of ``literate_paths``, or ``docs`` and ``README.md`` when it is empty.
+those of ``paths``, or ``docs`` and ``README.md`` when it is empty.
 Only then are Sybil and `rune.literate.pytest_plugin` imported (without the
 engine: see `literate_package`); without Sybil, pytest stops with one line
 naming the extra to install.
@@ -52,33 +57,51 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--literate",
         action="store_true",
         default=False,
-        help="test markdown pages with rune.literate: those of literate_paths, "
+        help="test markdown pages with rune.literate: those of [tool.rune-literate] paths, "
         f"else {' and '.join(DEFAULT_PATHS)}",
     )
     parser.addini(
         "literate_paths",
         type="args",
         default=[],
-        help="markdown pages tested by rune.literate: files, directories or glob "
-        "patterns, relative to the rootdir (default: none)",
+        help="the older form of [tool.rune-literate] paths: markdown pages tested by "
+        "rune.literate (files, directories or glob patterns, relative to the rootdir)",
     )
     parser.addini(
         "literate_docstring_paths",
         type="args",
         default=[],
-        help="Python modules whose docstring examples rune.literate tests (default: none)",
+        help="the older form of [tool.rune-literate] docstring_paths: Python modules "
+        "whose docstring examples rune.literate tests",
     )
     parser.addini(
         "literate_doctest_optionflags",
         type="args",
         default=[],
-        help="doctest option flags for docstring examples, e.g. ELLIPSIS",
+        help="the older form of [tool.rune-literate] doctest_optionflags: doctest option "
+        "flags for docstring examples, e.g. ELLIPSIS",
     )
+
+
+_SETTINGS = pytest.StashKey[dict]()
+
+
+def settings(config: pytest.Config) -> dict[str, list[str]]:
+    """The project's settings: ``[tool.rune-literate]`` of the rootdir's pyproject.toml,
+    else the older ini keys (read once a run)."""
+    if _SETTINGS not in config.stash:
+        module = _settings_module()
+        try:
+            config.stash[_SETTINGS] = module.merged_settings(
+                config.rootpath / "pyproject.toml", config.getini)
+        except module.SettingsError as error:
+            raise pytest.UsageError(str(error)) from None
+    return config.stash[_SETTINGS]
 
 
 def page_paths(config: pytest.Config) -> list[str]:
     """The configured page paths; with ``--literate`` and none configured, the defaults."""
-    configured = config.getini("literate_paths")
+    configured = settings(config)["paths"]
     if not configured and config.getoption("literate", False):
         return list(DEFAULT_PATHS)
     return configured
@@ -86,7 +109,7 @@ def page_paths(config: pytest.Config) -> list[str]:
 
 def opted_in(config: pytest.Config) -> bool:
     """Whether this project (or this run) asks for pages or docstring examples."""
-    return bool(page_paths(config) or config.getini("literate_docstring_paths"))
+    return bool(page_paths(config) or settings(config)["docstring_paths"])
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -96,15 +119,15 @@ def pytest_configure(config: pytest.Config) -> None:
         import sybil  # noqa: F401
     except ImportError:
         raise pytest.UsageError(
-            "rune.literate is turned on (literate_paths, literate_docstring_paths or "
+            "rune.literate is turned on (its paths, docstring_paths or "
             f'--literate) but Sybil is not installed: pip install "{DISTRIBUTION}[literate]"'
         ) from None
     pytest_plugin = importlib.import_module(literate_package().__name__ + ".pytest_plugin")
 
     collector = pytest_plugin.LiterateCollector(
         page_paths(config),
-        config.getini("literate_docstring_paths"),
-        config.getini("literate_doctest_optionflags"),
+        settings(config)["docstring_paths"],
+        settings(config)["doctest_optionflags"],
     )
     config.pluginmanager.register(collector, "rune_literate_collector")
     # Runs before xdist's own pytest_configure (trylast) builds its scheduler.
@@ -132,6 +155,21 @@ def literate_package():
         submodule_search_locations=[package])
     module = importlib.util.module_from_spec(spec)
     sys.modules["_rune_literate"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _settings_module():
+    """rune/literate/settings.py, loaded alone: every pytest run of the environment
+    reads the settings, and importing the package around it would cost more."""
+    for name in ("rune.literate.settings", "_rune_literate.settings", "_rune_literate_settings"):
+        if name in sys.modules:
+            return sys.modules[name]
+    path = os.path.join(os.path.dirname(importlib.util.find_spec("rune").origin),
+                        "literate", "settings.py")
+    spec = importlib.util.spec_from_file_location("_rune_literate_settings", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["_rune_literate_settings"] = module
     spec.loader.exec_module(module)
     return module
 

@@ -1,7 +1,7 @@
 """Every public function and class has a docstring with a `>>>` example,
 its arguments and what it raises.
 
-The examples run as tests (`literate_docstring_paths` in pyproject.toml)
+The examples run as tests (`docstring_paths` of `[tool.rune-literate]` in pyproject.toml)
 and show in the API reference, which mkdocstrings builds from the Google-style
 `Args:` and `Raises:` sections; these tests make sure each public object has
 them, and name every offender at once.

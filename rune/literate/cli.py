@@ -33,6 +33,7 @@ from .parser import LiterateSyntaxError
 from .paths import DEFAULT_PATHS, find_pages
 from .promote import PromotedPage, promote_page, write_promoted
 from .runner import BlockResult, Outcome
+from .settings import SettingsError, read_table
 
 
 class Progress:
@@ -278,7 +279,8 @@ def _add_common_options(command: argparse.ArgumentParser) -> None:
     defaults = " and ".join(DEFAULT_PATHS)
     command.add_argument(
         "paths", nargs="*",
-        help=f"pages or directories of pages (default: {defaults} under the current directory)",
+        help=f"pages or directories of pages (default: the paths of [tool.rune-literate] in "
+             f"./pyproject.toml, else {defaults} under the current directory)",
     )
     command.add_argument("-q", "--quiet", action="store_true", help="do not show progress")
     command.add_argument(
@@ -316,12 +318,13 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "export":
         return export.run_export(arguments)
     try:
-        pages = [path.absolute() for path in find_pages(arguments.paths, os.getcwd())]
-    except FileNotFoundError as error:
+        patterns = configured_paths()
+        pages = [path.absolute() for path in find_pages(arguments.paths, os.getcwd(), patterns)]
+    except (FileNotFoundError, SettingsError) as error:
         parser.error(str(error))
     if not pages:
         searched = (", ".join(arguments.paths) if arguments.paths else
-                    f"{' and '.join(DEFAULT_PATHS)} under {os.getcwd()}")
+                    f"{' and '.join(patterns)} under {os.getcwd()}")
         print(f"no pages found in {searched} (looked for *.md files, skipping hidden "
               f"directories, Python environments, installed packages, node_modules and "
               f"site)", file=sys.stderr)
@@ -335,6 +338,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted: pages not yet written were left as they were", file=sys.stderr)
         return 130
+
+
+def configured_paths() -> tuple[str, ...]:
+    """The pages taken when none are given: ``paths`` of ``[tool.rune-literate]`` in
+    the current directory's pyproject.toml, as pytest collects them, else the defaults."""
+    return tuple(read_table("pyproject.toml").get("paths") or DEFAULT_PATHS)
 
 
 def _roots(arguments: list[str]) -> list[Path]:

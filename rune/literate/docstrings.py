@@ -7,8 +7,9 @@ the module's own, so the shared runner runs them and promote rewrites their
 expected output in place, every other byte kept. The examples run in one
 namespace holding the module's globals (as the pytest plugin's docstring
 tests do), after a hidden setup step imports the module by its dotted name.
-The doctest flags of ``literate_doctest_optionflags`` in the project's pytest
-configuration apply to them, as under pytest.
+The doctest flags the project configures (``doctest_optionflags`` of
+``[tool.rune-literate]``, or the older ``literate_doctest_optionflags`` of its
+pytest configuration) apply to them, as under pytest.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .parser import (
     split_lines,
 )
 from .session import SessionSyntaxError, is_prompt, parse_session
+from .settings import SettingsError, read_table
 
 _DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -78,16 +80,24 @@ def parse_module_page(text: str, path: str) -> Page:
 
 
 def configured_optionflags(path: str) -> int:
-    """The doctest flags ``literate_doctest_optionflags`` names in the pytest
-    configuration nearest above ``path`` (the first of pytest.ini, .pytest.ini,
-    pyproject.toml, tox.ini, setup.cfg holding a pytest section), as the
-    pytest plugin applies them to docstring examples.
+    """The doctest flags configured nearest above ``path``, as the pytest plugin
+    applies them to docstring examples: ``doctest_optionflags`` of a
+    ``[tool.rune-literate]`` table, or ``literate_doctest_optionflags`` of the
+    first of pytest.ini, .pytest.ini, pyproject.toml, tox.ini, setup.cfg
+    holding a pytest section.
 
     Raises:
-      LiterateSyntaxError: a name there is not a doctest flag.
+      LiterateSyntaxError: a name there is not a doctest flag, or the table is malformed.
     """
     directory = os.path.dirname(os.path.abspath(path))
     while True:
+        pyproject = os.path.join(directory, "pyproject.toml")
+        try:
+            table = read_table(pyproject)
+        except SettingsError as error:
+            raise LiterateSyntaxError(pyproject, 1, str(error)) from None
+        if "doctest_optionflags" in table:
+            return _flags(table["doctest_optionflags"], pyproject)
         for name in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
             config = os.path.join(directory, name)
             names = _pytest_setting(config, "literate_doctest_optionflags")
@@ -123,7 +133,7 @@ def _flags(names: list[str], config: str) -> int:
     flags = 0
     for name in names:
         if name not in doctest.OPTIONFLAGS_BY_NAME:
-            raise LiterateSyntaxError(config, 1, f"literate_doctest_optionflags: unknown "
+            raise LiterateSyntaxError(config, 1, f"doctest_optionflags: unknown "
                                                  f"doctest flag {name!r}")
         flags |= doctest.OPTIONFLAGS_BY_NAME[name]
     return flags

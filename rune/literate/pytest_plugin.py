@@ -1,9 +1,9 @@
 """pytest collection of markdown pages and docstring examples, through Sybil.
 
 pytest loads the light entry point `rune_literate_pytest` in every run;
-when a project opts in (``literate_paths``, ``literate_docstring_paths`` or
-``--literate``), it imports this module and registers a
-`LiterateCollector`. The settings are described there.
+when a project opts in (``paths`` or ``docstring_paths`` of its
+``[tool.rune-literate]`` table, or ``--literate``), it imports this module and
+registers a `LiterateCollector`. The settings are described there.
 """
 
 from __future__ import annotations
@@ -75,6 +75,9 @@ class LiterateCollector:
             return DocstringFile.from_parent(parent, path=file_path, sybils=[sybil])
         return None
 
+    def pytest_report_collectionfinish(self, config: pytest.Config, items) -> list[str]:
+        line = collected_twice(items, config.rootpath)
+        return [line] if line else []
 
     def _page_sybil(self, config: pytest.Config) -> LiterateSybil:
         """The one Sybil of every page (making one per page cost 1 ms each)."""
@@ -90,9 +93,40 @@ def _doctest_flags(names) -> int:
     flags = 0
     for name in names:
         if name not in doctest.OPTIONFLAGS_BY_NAME:
-            raise pytest.UsageError(f"literate_doctest_optionflags: unknown doctest flag {name!r}")
+            raise pytest.UsageError(f"doctest_optionflags: unknown doctest flag {name!r}")
         flags |= doctest.OPTIONFLAGS_BY_NAME[name]
     return flags
+
+
+def collected_twice(items, root: Path) -> str | None:
+    """One line when another collector (a Sybil conftest, ``--doctest-glob``, another
+    plugin) also collects pages rune.literate collects: their blocks run twice.
+    A remark after "collected N items", not an error: the project decides."""
+    ours = [item for item in items if isinstance(item, (LiterateItem, DocstringItem))]
+    paths = {item.path for item in ours}
+    theirs = [item for item in items if item.path in paths and item not in ours]
+    if not theirs:
+        return None
+    pages = sorted({display_path(item.path, root) for item in theirs})
+    collectors = " and ".join(sorted({_collector_name(item) for item in theirs}))
+    blocks = sum(item.path in {other.path for other in theirs} for item in ours)
+    return (f"rune.literate: {_count(len(pages), 'page')} {'is' if len(pages) == 1 else 'are'} "
+            f"collected twice, by rune.literate and by {collectors} ({', '.join(pages)}): "
+            f"{_count(blocks + len(theirs), 'test')} for {_count(blocks, 'block')}; "
+            f"leave each page to one of them")
+
+
+def _collector_name(item: pytest.Item) -> str:
+    module = type(item).__module__
+    if module == "_pytest.doctest":
+        return "pytest's --doctest-glob" if item.path.suffix != ".py" else "--doctest-modules"
+    if module.startswith("sybil."):
+        return "a Sybil conftest"
+    return f"the plugin {module.split('.')[0]}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 class BlockFailed(AssertionError):

@@ -110,7 +110,7 @@ def test_opting_in_without_sybil_is_one_line_naming_the_extra(tmp_path):
     result = run_pytest(project, blocked=["sybil"])
     assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout + result.stderr
     assert result.stderr.strip() == (
-        "ERROR: rune.literate is turned on (literate_paths, literate_docstring_paths or "
+        "ERROR: rune.literate is turned on (its paths, docstring_paths or "
         '--literate) but Sybil is not installed: pip install "rune-autodiff[literate]"'
     )
 
@@ -147,8 +147,9 @@ def test_the_default_paths_are_the_same_for_pytest_and_the_command_line():
 
 
 def test_rune_itself_opts_in_to_its_pages_and_docstrings(pytestconfig):
-    assert pytestconfig.getini("literate_paths") == ["docs", "README.md"]
-    assert pytestconfig.getini("literate_docstring_paths") == ["rune"]
+    settings = rune_literate_pytest.settings(pytestconfig)
+    assert settings["paths"] == ["docs", "README.md"]
+    assert settings["docstring_paths"] == ["rune"]
     assert pytestconfig.pluginmanager.get_plugin("rune_literate_collector") is not None
 
 
