@@ -303,6 +303,7 @@ def _phm_directive(match: re.Match, lines: list[str], index: int,
 # --- pytest-examples --------------------------------------------------------------------
 
 OUTPUT_COMMENT = re.compile(r"^[ \t]*#>(?: (?P<text>.*?)|)(?P<eol>\r?\n|\r|)$")
+TRIPLE_QUOTES = '"' * 3
 PREFIX_SETTING = re.compile(r'\s*\b(?P<key>test|requires)="(?P<value>[^"]*)"')
 
 
@@ -313,8 +314,7 @@ def from_pytest_examples(lines: list[str]) -> list[str]:
     for fence in find_fences(lines):
         if fence.language not in PYTHON_INFO:
             continue
-        body = lines[fence.start + 1:fence.end]
-        output = [match for match in map(OUTPUT_COMMENT.match, body) if match]
+        code, output = _split_output(lines[fence.start + 1:fence.end])
         settings = {m["key"]: m["value"] for m in PREFIX_SETTING.finditer(fence.info)}
         head = [directive(fence.indent, text, fence.eol) for text in _skips(settings, fence)]
         info = PREFIX_SETTING.sub("", fence.info)
@@ -323,16 +323,40 @@ def from_pytest_examples(lines: list[str]) -> list[str]:
             if settings:
                 edits.append((fence.start, fence.start + 1, head))
             continue
-        code = [line for line in body if not OUTPUT_COMMENT.match(line)]
         close = lines[fence.end]
         last_eol = line_ending(close) if close.endswith(("\n", "\r")) else ""
-        out = [f"{fence.indent}{match['text'] or ''}".rstrip() + fence.eol for match in output]
+        out = [f"{fence.indent}{text}".rstrip() + fence.eol for text in output]
         edits.append((fence.start, fence.end + 1, [
             *head, *code, close.rstrip("\r\n") + fence.eol, fence.eol,
             f"{fence.indent}{fence.marker}out{fence.eol}", *out,
             f"{fence.indent}{fence.marker}{last_eol}",
         ]))
     return apply_edits(lines, edits)
+
+
+def _split_output(body: list[str]) -> tuple[list[str], list[str]]:
+    """(the code, the output lines): pytest-examples writes output as ``#>`` comments,
+    or, when long, as a triple-quoted string right after the ``print`` call."""
+    code: list[str] = []
+    output: list[str] = []
+    index = 0
+    while index < len(body):
+        comment = OUTPUT_COMMENT.match(body[index])
+        if comment:
+            output.append(comment["text"] or "")
+            index += 1
+            continue
+        if body[index].strip() == TRIPLE_QUOTES and code and "print(" in code[-1]:
+            end = next((end for end in range(index + 1, len(body))
+                        if body[end].strip() == TRIPLE_QUOTES), None)
+            if end is not None:
+                margin = len(body[index]) - len(body[index].lstrip())
+                output.extend(line.rstrip("\r\n")[margin:] for line in body[index + 1:end])
+                index = end + 1
+                continue
+        code.append(body[index])
+        index += 1
+    return code, output
 
 
 def _skips(settings: dict[str, str], fence: Fence) -> list[str]:

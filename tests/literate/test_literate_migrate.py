@@ -21,7 +21,7 @@ CONVENTION = {
     "pytest-markdown-docs": r"^```.*\b(notest|continuation)\b",
     "sybil": r"^%|<!-- (skip|clear-namespace|invisible-code-block)|^-->|^```python$",
     "phmdoctest": r"^<!--phmdoctest-|^```(expected-output)?$",
-    "pytest-examples": r"#>|test=\"|requires=\"",
+    "pytest-examples": r"#>|test=\"|requires=\"|^\s*\"\"\"$|^line \d$",
 }
 
 
