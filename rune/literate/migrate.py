@@ -176,8 +176,13 @@ def from_sybil(lines: list[str]) -> list[str]:
         edits.append((index, end, replacement))
         index = end
     for fence in fences:
+        code_block = _myst_code_block(lines, fence)
+        if code_block:
+            edits.append((fence.start, fence.start + 1, code_block))
+            fence = Fence(fence.start, fence.end, fence.indent, fence.marker, "python", fence.eol)
         if fence.language in PYTHON_INFO and _is_session(lines[fence.start + 1:fence.end]):
             info = fence.info.replace(fence.language, "pycon", 1)
+            edits = [edit for edit in edits if edit[0] != fence.start]
             edits.append((fence.start, fence.start + 1,
                           [f"{fence.indent}{fence.marker}{info}{line_ending(lines[fence.start])}"]))
     return apply_edits(lines, edits)
@@ -239,21 +244,38 @@ def _trim_blank(code: list[str]) -> list[str]:
 
 
 def _sybil_skip(arguments: str, line: int) -> str:
-    """Sybil's ``next``, ``start``, ``end`` and ``next if(CONDITION, reason=...)``."""
-    if arguments in ("next", "start", "end"):
-        return {"next": "skip", "start": "skip start", "end": "skip end"}[arguments]
-    conditional = re.fullmatch(r"next\s+if\s*(\(.*\))", arguments)
-    if conditional:
-        try:
-            call = ast.parse("f" + conditional[1], mode="eval").body
-            condition = ast.unparse(call.args[0])
-            reasons = [keyword.value for keyword in call.keywords if keyword.arg == "reason"]
-            reason = ast.literal_eval(reasons[0]) if reasons else None
-        except (SyntaxError, IndexError, ValueError):
-            raise MigrationError(line, f"cannot read the skip condition {arguments!r}") from None
-        return f"skip if {condition}" + (f" because {reason}" if reason else "")
-    raise MigrationError(line, f"skip: {arguments!r} is not a skip rune knows "
-                               f"(next, start, end, next if(CONDITION, reason=...))")
+    """Sybil's ``next``, ``start``, ``end``, ``next "REASON"`` and
+    ``next if(CONDITION, reason=...)``."""
+    action, _, rest = arguments.partition(" ")
+    rest = rest.strip()
+    if action not in ("next", "start", "end") or (rest and action != "next"):
+        raise MigrationError(line, f"skip: {arguments!r} is not a skip rune knows (next, start, "
+                                   f"end, next \"REASON\", next if(CONDITION, reason=...))")
+    if not rest:
+        return {"next": "skip", "start": "skip start", "end": "skip end"}[action]
+    try:
+        if not rest.startswith("if"):
+            return f"skip because {ast.literal_eval(rest)}"
+        call = ast.parse("f" + rest[2:].strip(), mode="eval").body
+        condition = ast.unparse(call.args[0])
+        reasons = call.args[1:] + [keyword.value for keyword in call.keywords
+                                   if keyword.arg == "reason"]
+        reason = ast.literal_eval(reasons[0]) if reasons else None
+    except (SyntaxError, IndexError, ValueError, AttributeError):
+        raise MigrationError(line, f"cannot read the skip arguments {rest!r}") from None
+    return f"skip if {condition}" + (f" because {reason}" if reason else "")
+
+
+def _myst_code_block(lines: list[str], fence: Fence) -> list[str] | None:
+    """A MyST ``{code-block} python`` fence as a ```python fence (rune runs only those)."""
+    match = re.fullmatch(r"\s*\{(code-block|code|sourcecode|code-cell)\}\s+(python|py|python3)\s*",
+                         fence.info)
+    if not match:
+        return None
+    if fence.end > fence.start + 1 and re.match(r"\s*:[\w-]*:", lines[fence.start + 1]):
+        raise MigrationError(fence.start + 2, f"the {{{match[1]}}} options cannot stay on a "
+                                              f"```python fence: remove them, then migrate")
+    return [f"{fence.indent}{fence.marker}python{line_ending(lines[fence.start])}"]
 
 
 # --- phmdoctest and phmutest ------------------------------------------------------------

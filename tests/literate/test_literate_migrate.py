@@ -19,7 +19,7 @@ TOOLS = ["mktestdocs", "pytest-markdown-docs", "sybil", "phmdoctest", "pytest-ex
 CONVENTION = {
     "mktestdocs": r"(?!)",
     "pytest-markdown-docs": r"^```.*\b(notest|continuation)\b",
-    "sybil": r"^%|<!-- (skip|clear-namespace|invisible-code-block)|^-->|^```python$",
+    "sybil": r"^%|<!-- (skip|clear-namespace|invisible-code-block)|^-->|^```(python|\{code-block\} python)$",
     "phmdoctest": r"^<!--phmdoctest-|^```(expected-output)?$",
     "pytest-examples": r"#>|test=\"|requires=\"|^\s*\"\"\"$|^line \d$",
 }
@@ -112,6 +112,12 @@ def test_a_mktestdocs_block_that_prints_gets_its_out_block_from_promote(tmp_path
      "the directive <!--phmdoctest-mark.slow--> has no rune equivalent"),
     ("sybil", "<!-- skip: later -->\n```python\npass\n```\n", 1,
      "skip: 'later' is not a skip rune knows"),
+    ("sybil", "<!-- skip: start \"why\" -->\n```python\npass\n```\n", 1,
+     "skip: 'start \"why\"' is not a skip rune knows"),
+    ("sybil", "```{code-block} python\n:caption: a caption\npass\n```\n", 2,
+     "the {code-block} options cannot stay on a ```python fence"),
+    ("sybil", "<!-- skip: next if(sys.platform ==) -->\n```python\npass\n```\n", 1,
+     "cannot read the skip arguments"),
     ("sybil", "<!-- invisible-code-block: python\nx = 1\n", 1,
      "invisible-code-block is never closed with -->"),
     ("pytest-examples", '```py requires="three"\npass\n```\n', 1,
