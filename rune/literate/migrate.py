@@ -295,6 +295,9 @@ def from_phmdoctest(lines: list[str]) -> list[str]:
         match = PHM_DIRECTIVE.match(line.rstrip("\r\n"))
         if match and not inside_fence(fences, index):
             edits.append((index, index + 1, _phm_directive(match, lines, index, fences)))
+    for fence in fences:
+        if fence.language in PYTHON_INFO:
+            _refuse_inline_annotations(lines, fence)
     for before, after in zip(fences, fences[1:]):
         between = lines[before.end + 1:after.start]
         if (before.language in PYTHON_INFO and after.info.strip() in OUTPUT_INFO
@@ -302,6 +305,15 @@ def from_phmdoctest(lines: list[str]) -> list[str]:
             edits.append((after.start, after.start + 1,
                           [f"{after.indent}{after.marker}out{line_ending(lines[after.start])}"]))
     return apply_edits(lines, edits)
+
+
+def _refuse_inline_annotations(lines: list[str], fence: Fence) -> None:
+    """phmdoctest's inline annotations change the code that runs; rune runs what readers see."""
+    for index in range(fence.start + 1, fence.end):
+        if re.search(r"#\s*phmdoctest:|#\s*<-\s*$", lines[index]):
+            raise MigrationError(index + 1, "phmdoctest's inline annotations (# <-, "
+                                            "# phmdoctest:omit, # phmdoctest:pass) have no rune "
+                                            "equivalent: rune runs the code as shown")
 
 
 def _phm_directive(match: re.Match, lines: list[str], index: int,
