@@ -6,6 +6,8 @@ rune's page for it is.
 """
 
 import difflib
+import subprocess
+import sys
 import re
 
 import pytest
@@ -154,3 +156,42 @@ def test_an_unknown_tool_is_refused(capsys):
     assert "invalid choice: 'doctestplus'" in capsys.readouterr().err
     with pytest.raises(ValueError, match="tool must be one of .*got 'doctestplus'"):
         migrate_text("", "doctestplus")
+
+
+SYBIL_CONFTEST = """\
+from sybil import Sybil
+from sybil.parsers.markdown import ClearNamespaceParser
+from sybil.parsers.myst import PythonCodeBlockParser, SkipParser
+
+pytest_collect_file = Sybil(
+    parsers=[PythonCodeBlockParser(), SkipParser(), ClearNamespaceParser()], patterns=["*.md"]
+).pytest()
+"""
+MKTESTDOCS_TEST = """\
+import pathlib
+
+from mktestdocs import check_md_file
+
+
+def test_page():
+    check_md_file(pathlib.Path(__file__).parent / "page.md", memory=True)
+"""
+
+
+@pytest.mark.parametrize("tool, module, files, arguments", [
+    ("sybil", "sybil", {"conftest.py": SYBIL_CONFTEST}, ["page.md"]),
+    ("pytest-markdown-docs", "pytest_markdown_docs", {}, ["--markdown-docs", "page.md"]),
+    ("mktestdocs", "mktestdocs", {"test_page.py": MKTESTDOCS_TEST}, ["test_page.py"]),
+])
+def test_the_fixture_page_passes_under_its_own_tool(
+        fixtures_dir, tmp_path, tool, module, files, arguments):
+    # So the fixtures are pages that tool's users really have, not guesses.
+    pytest.importorskip(module, reason=f"{tool} is not installed (the bench extra brings it)")
+    (tmp_path / "page.md").write_bytes((fixtures_dir / "migrate" / tool / "page.md").read_bytes())
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *arguments],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert " passed" in completed.stdout
