@@ -19,12 +19,12 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from .paths import find_pages
 
 PYTHON_INFO = {"python", "py", "python3", "py3"}
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>[^\n\r]*?)(?P<eol>\r?\n|\r|)$")
+FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>[^\n\r]*?)(?P<eol>\r?\n|\r|)$")
 
 
 class MigrationError(Exception):
@@ -281,7 +281,8 @@ def _myst_code_block(lines: list[str], fence: Fence) -> list[str] | None:
 # --- phmdoctest and phmutest ------------------------------------------------------------
 
 PHM_DIRECTIVE = re.compile(
-    r"^(?P<indent>[ \t]*)<!--+\s*phm(?:doc)?test-(?P<name>[\w.-]+)(?:\s+(?P<argument>.*?))?\s*--+>\s*$")
+    r"^(?P<indent>[ \t]*)<!--+\s*phm(?:doc)?test-(?P<name>[\w.-]+)"
+    r"(?:\s+(?P<argument>.*?))?\s*--+>\s*$")
 PHM_NO_OPS = {"setup", "teardown", "share-names", "share-across-files", "setup-across-files"}
 OUTPUT_INFO = {"", "expected-output", "text"}
 
