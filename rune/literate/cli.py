@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TextIO
 
-from . import export
+from . import export, migrate
 from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner, WorkerPool
 from .docstrings import read_source
 from .parser import LiterateSyntaxError
@@ -272,6 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="change nothing; only print the diff of what would change",
     )
     export.add_command(commands)
+    migrate.add_command(commands)
     return parser
 
 
@@ -317,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     if arguments.command == "export":
         return export.run_export(arguments)
+    if arguments.command == "migrate":
+        return migrate.run_migrate(arguments)
     try:
         patterns = configured_paths()
         pages = [path.absolute() for path in find_pages(arguments.paths, os.getcwd(), patterns)]
