@@ -399,3 +399,16 @@ def test_argpartition_partitions_as_numpy_does_without_a_full_sort(name, kth):
             np.testing.assert_array_equal(np.sort(taken[:, k + 1:], axis=-1), ordered[:, k + 1:])
         source = partitioned.source(data)
         assert "top_k" in source and "sort[" not in source
+
+
+def test_the_argpartition_primitive_takes_one_kth_as_an_int():
+    # numpy's argpartition (the primitive's impl) takes an int or a sequence;
+    # the lowering took max(kth) of an int (found by tests/test_jit_sweep.py).
+    from rune.primitives.sorting import argpartition
+
+    x = nx.array([[3.0, -1.0, 2.0, 0.5], [0.0, 4.0, -2.0, 1.0]])
+    for kth in (1, -1):
+        order = rune.jit(lambda a, kth=kth: argpartition(a, kth=kth, axis=1),
+                         backend="jax")(x).numpy()
+        taken = np.take_along_axis(x.numpy(), order, axis=1)
+        np.testing.assert_array_equal(taken[:, kth], np.sort(x.numpy(), axis=1)[:, kth])

@@ -74,7 +74,8 @@ def _argpartition(x, kth, axis):
     if jnp.iscomplexobj(x):  # top_k orders real keys; a sort orders complex as numpy does
         return jnp.argsort(x, axis=axis, stable=True)
     x = jnp.moveaxis(x, axis, -1)
-    n, k = x.shape[-1], max(kth) + 1
+    n = x.shape[-1]
+    k = max(int(i) % n for i in np.atleast_1d(kth)) + 1  # an int or a sequence, as numpy
     _, smallest = lax.top_k(~_ordered_integers(x), k)  # ~ reverses the order, never overflows
     if k < n:
         mark = lambda indices: jnp.zeros(n, jnp.int8).at[indices].set(1)  # noqa: E731
