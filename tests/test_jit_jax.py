@@ -412,3 +412,12 @@ def test_the_argpartition_primitive_takes_one_kth_as_an_int():
                          backend="jax")(x).numpy()
         taken = np.take_along_axis(x.numpy(), order, axis=1)
         np.testing.assert_array_equal(taken[:, kth], np.sort(x.numpy(), axis=1)[:, kth])
+
+
+def test_the_derivative_of_gammainc_in_a_broadcasts_its_arguments():
+    # lax.igamma_grad_a needs arguments of one shape; rune's primitive, as
+    # every elementwise one, broadcasts them (found by tests/test_jit_sweep.py).
+    a, x = nx.array([[0.7, 1.5, 2.5]]), nx.array([[[0.3]], [[2.0]]])
+    for f in (lambda a, x: rune.grad(lambda a: nx.sum(sp.gammainc(a, x)))(a),
+              lambda a, x: rune.grad(lambda a: nx.sum(sp.gammaincc(a, x)))(a)):
+        assert_close(rune.jit(f, backend="jax")(a, x), f(a, x), rtol=1e-12)

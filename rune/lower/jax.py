@@ -102,6 +102,13 @@ def _sigmoid(x):
     return jax.nn.sigmoid(x) if not jnp.iscomplexobj(x) else 1 / (1 + jnp.exp(-x))
 
 
+def _igamma_grad_a(a, x):
+    """lax.igamma_grad_a takes arguments of one shape and dtype: broadcast and
+    promote them first, as the primitive (elementwise, numpy's rules) does."""
+    dtype = jnp.result_type(a, x, float)
+    return lax.igamma_grad_a(*(jnp.asarray(v, dtype) for v in jnp.broadcast_arrays(a, x)))
+
+
 def _sinc_derivative(x, k):
     """k-th derivative of numpy's sinc, by JAX's own differentiation of jnp.sinc."""
     x = jnp.asarray(x, dtype=jnp.result_type(x, float))
@@ -208,7 +215,7 @@ LOWERINGS.update({
     "polygamma": lambda x, n: jsp.polygamma(n, x),
     "i0": jsp.i0, "i0e": jsp.i0e, "i1": jsp.i1, "i1e": jsp.i1e,
     "gammainc": jsp.gammainc, "gammaincc": jsp.gammaincc, "betainc": jsp.betainc,
-    "gammainc_grad_a": lax.igamma_grad_a,
+    "gammainc_grad_a": _igamma_grad_a,
     "sinc_derivative": _sinc_derivative,
     # reductions and scans
     "sum": lambda x, axis, keepdims: jnp.sum(x, axis=axis, keepdims=keepdims),
