@@ -38,6 +38,7 @@ from ..jit import Jitted, _function_name, _tensor
 from ..nx.tensor import Tensor
 from ..primitives.indexing import numpy_index
 from ..primitives.linalg import _LU_CONDITION
+from ..primitives.special import _sinc_derivative_impl
 from ..primitives.updates import _start
 
 __all__ = ["LOWERINGS", "UNSUPPORTED", "lower", "JaxJitted"]
@@ -110,12 +111,9 @@ def _igamma_grad_a(a, x):
 
 
 def _sinc_derivative(x, k):
-    """k-th derivative of numpy's sinc, by JAX's own differentiation of jnp.sinc."""
-    x = jnp.asarray(x, dtype=jnp.result_type(x, float))
-    f = jnp.sinc
-    for _ in range(k):
-        f = jax.grad(f)
-    return jnp.vectorize(f)(x)
+    """rune's own series and Leibniz sums in jax.numpy: jax.grad of jnp.sinc
+    k times loses digits near 0 (3e-9 relative in the 3rd derivative at 0.0128)."""
+    return _sinc_derivative_impl(x, k, xp=jnp)
 
 
 def _convolve(a, v):
