@@ -8,7 +8,8 @@ the suite stays fast). Set RUNE_PROPERTY_EXAMPLES to run many random ones:
         tests/test_properties_control.py tests/test_batching.py \
         tests/literate/test_promote_safety.py -q
 
-(test_batching.py's sweep runs a fifth of the count for each primitive.)
+(test_batching.py's sweep runs a fifth of the count for each primitive;
+test_jit_sweep.py a fifth on the numpy paths and a twenty-fifth on JAX's.)
 
 Tests that set max_examples themselves keep their own count.
 """

@@ -772,3 +772,38 @@ def test_under_jax_jit_a_failure_is_a_checkify_error():
         with pytest.raises(ValueError, match="checkify"):  # JAX's word on an unwrapped check
             jax.jit(f)(x, i)
     assert error.get() is None and np.asarray(out).tolist() == [1.0, 3.0]
+
+
+def test_the_argpartition_primitive_takes_one_kth_as_an_int():
+    # numpy's argpartition (the primitive's impl) takes an int or a sequence;
+    # the lowering took max(kth) of an int (found by tests/test_jit_sweep.py).
+    from rune.primitives.sorting import argpartition
+
+    x = nx.array([[3.0, -1.0, 2.0, 0.5], [0.0, 4.0, -2.0, 1.0]])
+    for kth in (1, -1):
+        order = rune.jit(lambda a, kth=kth: argpartition(a, kth=kth, axis=1),
+                         backend="jax")(x).numpy()
+        taken = np.take_along_axis(x.numpy(), order, axis=1)
+        np.testing.assert_array_equal(taken[:, kth], np.sort(x.numpy(), axis=1)[:, kth])
+
+
+def test_the_derivative_of_gammainc_in_a_broadcasts_its_arguments():
+    # lax.igamma_grad_a needs arguments of one shape; rune's primitive, as
+    # every elementwise one, broadcasts them (found by tests/test_jit_sweep.py).
+    a, x = nx.array([[0.7, 1.5, 2.5]]), nx.array([[[0.3]], [[2.0]]])
+    for f in (lambda a, x: rune.grad(lambda a: nx.sum(sp.gammainc(a, x)))(a),
+              lambda a, x: rune.grad(lambda a: nx.sum(sp.gammaincc(a, x)))(a)):
+        assert_close(rune.jit(f, backend="jax")(a, x), f(a, x), rtol=1e-12)
+
+
+def test_derivatives_of_sinc_near_zero_keep_the_numpy_backends_digits():
+    # The lowering differentiated jnp.sinc k times with jax.grad, which loses
+    # digits near 0: at x = 0.0128 the 3rd derivative was off by 3e-9 relative,
+    # the 4th by 6e-9 (mpmath agrees with rune's series to 1e-16). Found by
+    # tests/test_jit_sweep.py (a hessian of sinc_derivative).
+    from rune.primitives.special import sinc_derivative
+
+    x = nx.array([0.0128, -0.3, 0.9, 1.7, 5.0])
+    for k in range(5):
+        assert_close(rune.jit(lambda v, k=k: sinc_derivative(v, k=k), backend="jax")(x),
+                     sinc_derivative(x, k=k), rtol=1e-13)

@@ -311,28 +311,29 @@ i1e = elementwise("i1e", _bessel_impl(1, True, "i1e"),
 # ----------------------------------------------------------------- sinc
 
 
-def _sinc_derivative_impl(x, k):
+def _sinc_derivative_impl(x, k, xp=np):
     """The k-th derivative of sinc(x) = sin(pi x) / (pi x): numpy's sinc for k = 0;
     else pi^k f^(k)(pi x) for f(u) = sin(u)/u, by its Taylor series near 0 and
-    by Leibniz's rule on sin(u) * u^-1 elsewhere."""
+    by Leibniz's rule on sin(u) * u^-1 elsewhere. `xp` is the array module (the
+    JAX backend passes jax.numpy, so that both backends compute it one way)."""
     if k == 0:
-        return np.sinc(x)
-    x = np.asarray(x)
+        return xp.sinc(x)
+    x = xp.asarray(x)
     if x.dtype.kind not in "fc":
         x = x.astype(np.float64)
     u = np.pi * x
-    near = np.abs(u) < 2
+    near = xp.abs(u) < 2
     with np.errstate(all="ignore"):
-        un = np.where(near, u, 0)
-        taylor = np.zeros_like(un)
+        un = xp.where(near, u, 0)
+        taylor = xp.zeros_like(un)
         for m in range((k + 1) // 2, (k + 1) // 2 + 25):  # terms with 2m >= k
             coefficient = (-1) ** m * math.factorial(2 * m) / (
                 math.factorial(2 * m + 1) * math.factorial(2 * m - k))
             taylor = taylor + coefficient * un ** (2 * m - k)
-        uf = np.where(near, 1, u)
-        leibniz = sum(math.comb(k, j) * np.sin(uf + (k - j) * np.pi / 2) * (-1) ** j
+        uf = xp.where(near, 1, u)
+        leibniz = sum(math.comb(k, j) * xp.sin(uf + (k - j) * np.pi / 2) * (-1) ** j
                       * math.factorial(j) * uf ** (-j - 1) for j in range(k + 1))
-    return (np.where(near, taylor, leibniz) * np.pi ** k).astype(x.dtype)
+    return (xp.where(near, taylor, leibniz) * np.pi ** k).astype(x.dtype)
 
 
 sinc_derivative = elementwise(
