@@ -7,8 +7,10 @@ processes) goes to stderr, so nothing a block does can garble the answers.
 
 Requests: first ``{"environment", "coverage"}`` (the worker's own set-up), then
 for each page ``{"token", "text", "path", "sys_path", "timeout", "shell_directory"}``
-(the parent makes and removes the directory its shell commands run in), ``{"run": i}``
-for each python block wanted, in page order, and ``{"end": true}``. Answers,
+(the parent makes and removes the directory its shell commands run in), ``{"run": [i, ...]}``
+for python blocks wanted, in page order (with ``"until_failure": true``, the
+blocks after a failed one in that request are not run: under pytest, blocks
+are asked for ahead of the tests), and ``{"end": true}``. Answers,
 each with the worker's ``pid`` and the page's ``token``:
 ``{"start": line, "timeout": seconds}`` before each step runs (so the parent
 can time it and name it), ``{"result": i, ...}`` when block ``i`` is judged,
@@ -88,14 +90,16 @@ class _PageJob:
             if "end" in message:
                 ended = True
                 break
-            index = message["run"]
-            result = runner.run_block(blocks[index])
-            if os.getpid() != self.me:  # a forked child came back here: it has no say
-                os._exit(_child_status(result))
-            self.send({
-                "result": index, "outcome": result.outcome.name, "output": result.output,
-                "traceback": result.traceback, "notes": result.notes, "reason": result.reason,
-            })
+            for index in message["run"]:
+                result = runner.run_block(blocks[index])
+                if os.getpid() != self.me:  # a forked child came back here: it has no say
+                    os._exit(_child_status(result))
+                self.send({
+                    "result": index, "outcome": result.outcome.name, "output": result.output,
+                    "traceback": result.traceback, "notes": result.notes, "reason": result.reason,
+                })
+                if result.failed and message.get("until_failure"):
+                    break  # pytest may stop here (-x): the blocks run ahead wait to be asked again
         runner.finish()  # teardown blocks, if the page's last block was not asked for
         if os.getpid() != self.me:
             os._exit(0)
