@@ -125,11 +125,16 @@ class IsolatedPageRunner:
         when the page ends.
         """
         index = self._index[id(block)]
-        if (self._ended is None and index not in self._answers and index not in self._pending
-                and self._begin()):
+        if self._ended is None and not self.asked_for(block) and self._begin():
             self._request([index, *(self._index[id(later)] for later in ahead)],
                           until_failure=bool(ahead))
         return self._receive(block)
+
+    def asked_for(self, block: PythonBlock) -> bool:
+        """Whether ``block`` was asked for already (run ahead): its answer is
+        on its way, or here."""
+        index = self._index[id(block)]
+        return index in self._pending or index in self._answers
 
     def close(self, grace: float = 5.0) -> None:
         """End the page: its teardown runs, and the worker goes back to the pool

@@ -146,7 +146,7 @@ class LiterateItem(SybilItem):
         runner = self.example.document.literate_runner
         if isinstance(runner, PageRunner) and self.config.getoption("trace", False):
             result = self._trace(runner, block)
-        elif isinstance(runner, IsolatedPageRunner):
+        elif isinstance(runner, IsolatedPageRunner) and not runner.asked_for(block):
             ahead = [item.example.parsed for item in _run_next(self)]
             result = runner.run_block(block, ahead)
         else:

@@ -40,8 +40,8 @@ from .parser import (
     SetupBlock,
     Step,
     TeardownBlock,
-    split_lines,
 )
+from .page import line_texts
 from .session import (
     SHELL_LANGUAGES,
     Example,
@@ -482,7 +482,7 @@ class PageRunner:
         return escape_surrogates("".join(traceback.format_exception(type(error), error, frames)))
 
     def _register_source(self) -> None:
-        lines = [line.text + "\n" for line in split_lines(self.page.text)]
+        lines = [text + "\n" for text in line_texts(self.page.text)]
         for step in self.page.steps:
             if isinstance(step, PythonBlock) and step.session is not None:
                 for example in step.session:

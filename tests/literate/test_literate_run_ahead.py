@@ -172,3 +172,10 @@ def test_a_syntax_error_message_names_the_line_of_the_page():
     assert result.outcome is Outcome.RAISED
     assert "(detected at line 5)" in result.traceback, result.traceback
     assert 'File "page.md", line 5' in result.traceback
+
+
+@pytest.mark.parametrize("text", ["", "a", "a\n", "a\r\nb", "a\rb\r", "b\rb\r\r\n\r", "\n\n", "x\r\n\r\n"])
+def test_the_lines_tracebacks_show_are_the_parser_s_lines(text):
+    from rune.literate.page import line_texts, split_lines
+
+    assert line_texts(text) == [line.text for line in split_lines(text)]
