@@ -179,3 +179,26 @@ def test_the_lines_tracebacks_show_are_the_parser_s_lines(text):
     from rune.literate.page import line_texts, split_lines
 
     assert line_texts(text) == [line.text for line in split_lines(text)]
+
+
+# ------------------------------------------------------ reading the answers
+
+
+def test_answers_are_read_whole_lines_at_a_time_then_none_when_the_worker_is_gone():
+    import os
+    import queue
+
+    from rune.literate.pool import Answers
+
+    read_end, write_end = os.pipe()
+    answers = Answers(os.fdopen(read_end, "r"))
+    with pytest.raises(queue.Empty):
+        answers.get(timeout=0.05)
+    os.write(write_end, b'{"result": 0}\n{"result": 1}\nnot json\n{"resu')
+    assert [answers.get(1.0) for _ in range(3)] == [{"result": 0}, {"result": 1}, "not json"]
+    with pytest.raises(queue.Empty):  # half a line is no answer yet
+        answers.get(timeout=0.05)
+    os.write(write_end, b'lt": 2}\nlast words')
+    assert answers.get(1.0) == {"result": 2}
+    os.close(write_end)
+    assert [answers.get(1.0), answers.get(1.0), answers.get(1.0)] == ["last words", None, None]
