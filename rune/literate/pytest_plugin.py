@@ -18,9 +18,9 @@ from sybil.example import SybilFailure
 from sybil.integration.pytest import SybilFile, SybilItem
 from sybil.parsers.rest import DocTestParser
 
+from .isolation import IsolatedPageRunner
 from .parser import LiterateSyntaxError
 from .paths import matches_paths
-from .isolation import IsolatedPageRunner
 from .pool import WorkerPool
 from .runner import BlockResult, Outcome, PageRunner
 from .sybil_integration import (
@@ -56,6 +56,12 @@ class LiterateCollector:
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self.pool.close()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node) -> None:
+        """Tell each xdist node how tests are spread (xdist gives its nodes
+        ``--dist no``): blocks run ahead only where no other node takes queued tests."""
+        node.workerinput["rune_literate_dist"] = node.config.getoption("dist", None)
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector):
         config = parent.config
@@ -209,8 +215,8 @@ def _run_next(item: LiterateItem) -> list[LiterateItem]:
     Only tests known to run next count: the session's order (after ``-k``,
     ``--deselect``, ``--lf``), or under xdist the indices queued for this
     node; a test with markers (a skip a hook added...) ends the run. The
-    worker stops at a failed block, so ``-x`` and ``--maxfail`` stop before
-    any block ran ahead."""
+    worker stops at a failed block, so with ``-x`` or ``--maxfail`` no block
+    runs past the failure pytest stops at."""
     document = item.example.document
     following = []
     for later in _queued_after(item):
@@ -249,10 +255,14 @@ def _xdist_interactor(config: pytest.Config):
     return found
 
 
+# xdist's distributions that never take a test back from the node it was sent to.
+_NO_STEALING = ("load", "loadfile", "loadscope", "loadgroup", "each")
+
+
 def _xdist_queue(interactor, item: pytest.Item):
-    """The tests queued on this xdist node after ``item``: none under worksteal,
-    where another node may take them, or if xdist's queue is not the one known."""
-    if item.config.getoption("dist", None) == "worksteal":
+    """The tests queued on this xdist node after ``item``: none where another
+    node may take them (``--dist worksteal``), or if xdist's queue is not the one known."""
+    if item.config.workerinput.get("rune_literate_dist") not in _NO_STEALING:
         return
     try:
         items = interactor.session.items

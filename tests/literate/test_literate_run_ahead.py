@@ -81,11 +81,28 @@ def test_a_block_asked_for_ahead_and_never_taken_shows_nothing(tmp_path, monkeyp
 # ------------------------------------------------------------ under pytest
 
 
-def test_side_effects_keep_the_page_order(tmp_path):
-    project = make_project(tmp_path, files={"docs/a.md": log_page(*[""] * 6)})
+# Records each request a page's runner sends its worker, in requests.txt.
+REQUESTS_SPY = (
+    "from rune.literate.isolation import IsolatedPageRunner\n"
+    "request = IsolatedPageRunner._request\n\n"
+    "def spy(self, indices, until_failure):\n"
+    "    open('requests.txt', 'a').write(f'{indices}\\n')\n"
+    "    request(self, indices, until_failure)\n\n"
+    "IsolatedPageRunner._request = spy\n"
+)
+
+
+def requests(project):
+    return (project / "requests.txt").read_text().splitlines()
+
+
+def test_side_effects_keep_the_page_order_with_one_request(tmp_path):
+    project = make_project(tmp_path, files={"docs/a.md": log_page(*[""] * 6),
+                                            "conftest.py": REQUESTS_SPY})
     result = run_pytest(project, "-q")
     assert "6 passed" in result.stdout, result.stdout
     assert logged(project) == "123456"
+    assert requests(project) == ["[0, 1, 2, 3, 4, 5]"]
 
 
 def test_with_x_no_block_runs_after_the_failure(tmp_path):
@@ -137,16 +154,19 @@ def test_a_worker_crash_mid_request_names_the_block_that_crashed(tmp_path):
     assert logged(project) == "12"
 
 
-@pytest.mark.parametrize("dist", ["loadfile", "load"])
+@pytest.mark.parametrize("dist", ["loadfile", "load", "worksteal"])
 def test_under_xdist_each_block_runs_once_in_order(tmp_path, dist):
     files = {f"docs/{name}.md": log_page(*[""] * 8).replace("log.txt", f"{name}.txt")
              for name in "abcd"}
-    project = make_project(tmp_path, files=files)
+    project = make_project(tmp_path, files={**files, "conftest.py": REQUESTS_SPY})
     result = run_pytest(project, "-q", "-n", "2", "--dist", dist)
     assert "32 passed" in result.stdout, result.stdout
-    if dist == "loadfile":  # a page on one node: each block once, in order
+    if dist == "loadfile":  # a page on one node, asked for in one request: each block once
         for name in "abcd":
             assert (project / f"{name}.txt").read_text() == "12345678"
+        assert requests(project) == ["[0, 1, 2, 3, 4, 5, 6, 7]"] * 4
+    if dist == "worksteal":  # another node may take a queued test: nothing runs ahead
+        assert all(len(request.split(",")) == 1 for request in requests(project))
 
 
 def test_under_pdb_blocks_still_run_in_process(tmp_path):
