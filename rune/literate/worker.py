@@ -6,8 +6,9 @@ object a line, then gives the page's blocks neither: their stdin is
 processes) goes to stderr, so nothing a block does can garble the answers.
 
 Requests: first ``{"environment", "coverage"}`` (the worker's own set-up), then
-for each page ``{"token", "text", "path", "sys_path", "timeout", "shell_directory"}``
-(the parent makes and removes the directory its shell commands run in), ``{"run": i}``
+for each page ``{"token", "text", "path", "preludes", "sys_path", "timeout",
+"shell_directory"}`` (``preludes``: [path, code] pairs; the parent makes and
+removes the directory its shell commands run in), ``{"run": i}``
 for each python block wanted, in page order, and ``{"end": true}``. Answers,
 each with the worker's ``pid`` and the page's ``token``:
 ``{"start": line, "timeout": seconds}`` before each step runs (so the parent
@@ -21,6 +22,7 @@ nor answer for the worker.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import linecache
 import os
@@ -68,11 +70,14 @@ class _PageJob:
         """Run the page's requested blocks and its teardown; whether this worker
         may run another page."""
         from .docstrings import parse_source
+        from .page import Prelude
         from .runner import PageRunner
 
         baseline = _Baseline()
         sys.path[:] = self.job["sys_path"]
         page = parse_source(self.job["text"], self.job["path"])
+        page = dataclasses.replace(page, preludes=tuple(
+            Prelude(path, code) for path, code in self.job.get("preludes", ())))
         blocks = page.python_blocks
         timeouts = {block.line: block.timeout for block in blocks}
 
