@@ -3,12 +3,16 @@ a block and its out block, comments after a directive, fences inside MyST
 directives, a per-directory prelude, export of pages mixing sessions and blocks."""
 
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import nbformat
 import pytest
+import yaml
+from packaging.requirements import Requirement
 
 from rune.literate.cli import main as cli
 from rune.literate.export import export_page, notebook
@@ -319,3 +323,50 @@ def test_export_puts_the_prelude_first_and_the_script_runs(prelude_project, caps
     assert completed.stdout == "cm cm\ncm\n"
     cells = notebook(with_preludes(read_page("docs/guide/units.md"), "docs/guide/units.md"))
     assert cells["cells"][0]["metadata"] == {"tags": ["prelude"]}
+
+
+# --- the install snippets ------------------------------------------------------------------
+
+INSTALL_PAGES = ["docs/another-project.md", "README.md", "docs/getting-started.md"]
+# A requirement naming rune in a snippet: "rune-autodiff[literate] @ git+URL", or a clone's path.
+RUNE_REQUIREMENT = re.compile(r'(?:"|\s)(?P<requirement>(?:rune-autodiff|/path/to/rune)\b[^"`\s]*'
+                              r'(?: @ [^"`\s]+)?)')
+
+
+def rune_requirements(text: str) -> list[str]:
+    return [match["requirement"] for match in RUNE_REQUIREMENT.finditer(text)
+            if "@" in match["requirement"] or match["requirement"].startswith("/path/to/rune")
+            or "[" in match["requirement"]]
+
+
+def test_the_install_snippets_name_rune_s_distribution_its_extras_and_its_repository():
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    mkdocs = (REPO / "mkdocs.yml").read_text()
+    repository = re.search(r'repo_url: !ENV \[RUNE_REPO_URL, "(?P<url>[^"]+)"\]', mkdocs)["url"]
+    seen = set()
+    for name in INSTALL_PAGES:
+        for text in rune_requirements((REPO / name).read_text()):
+            if text.startswith("/path/to/rune"):  # a path install: only its extras to check
+                text = "rune-autodiff" + text[len("/path/to/rune"):]
+            requirement = Requirement(text)
+            seen.add((name, bool(requirement.url)))
+            assert requirement.name == project["name"], (name, text)
+            assert requirement.extras <= set(project["optional-dependencies"]), (name, text)
+            if requirement.url:  # no release on the package index: a git URL
+                assert requirement.url == f"git+{repository}.git", (name, text)
+    # Each page shows both ways: the repository, and a clone.
+    assert seen == {(name, url) for name in INSTALL_PAGES for url in (True, False)}
+
+
+def test_the_walkthrough_s_project_installs_rune_from_its_repository_and_names_its_plugin():
+    text = (REPO / "docs" / "another-project.md").read_text()
+    files = dict(re.findall(r'^`{3,}\w+ title="([^"]+)"\n(.*?)^`{3,}\n', text, re.M | re.S))
+    extras = tomllib.loads(files["pyproject.toml"])["project"]["optional-dependencies"]
+    [rune] = [Requirement(text) for text in extras["docs"] if text.startswith("rune-autodiff")]
+    assert rune.url and "literate" in rune.extras
+    plugins = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"][
+        "mkdocs.plugins"]
+    site = yaml.safe_load(files["mkdocs.yml"])
+    named = [next(iter(entry)) if isinstance(entry, dict) else entry for entry in site["plugins"]]
+    assert "rune-literate" in named and set(named) - {"search"} <= set(plugins)
+    assert "- rune-literate" in (REPO / "mkdocs.yml").read_text()
