@@ -9,7 +9,9 @@ the outermost first, as pytest's conftest.py files nest: what a prelude
 defines, every block of the page sees (after a `clear` too), and what it
 prints is discarded. If it raises, every block of the page fails with its
 traceback. The search stops at the project's root, the first directory
-holding pyproject.toml, setup.cfg, setup.py or .git (its prelude included).
+holding pyproject.toml, setup.cfg, setup.py or .git (its prelude included);
+a page with no project root above it takes only its own directory's prelude
+(a stray /tmp/literate_prelude.py must not run before every page in /tmp).
 
 pytest, ``check``, ``promote`` and the MkDocs plugin run a page with its
 preludes; ``export`` puts them at the top of the notebook or script. Docstring
@@ -34,15 +36,18 @@ def find_preludes(page_path: str | Path) -> tuple[Prelude, ...]:
     Raises:
       LiterateSyntaxError: a prelude cannot be read as UTF-8 text.
     """
-    directory = os.path.dirname(os.path.abspath(page_path))
+    directory = page_directory = os.path.dirname(os.path.abspath(page_path))
     found = []
     while True:
         candidate = os.path.join(directory, PRELUDE_NAME)
         if os.path.isfile(candidate):
             found.append(candidate)
+        if any(os.path.exists(os.path.join(directory, marker))
+               for marker in _PROJECT_ROOT_MARKERS):
+            break
         parent = os.path.dirname(directory)
-        if parent == directory or any(os.path.exists(os.path.join(directory, marker))
-                                      for marker in _PROJECT_ROOT_MARKERS):
+        if parent == directory:  # no project root above the page: its directory's alone
+            found = [path for path in found if os.path.dirname(path) == page_directory]
             break
         directory = parent
     return tuple(_read(path) for path in reversed(found))

@@ -172,11 +172,13 @@ def annotations_end(tokens: list, index: int, fence: Fence) -> int | None:
     if not (_LIST_ITEM.match(tokens[index].line.text)
             and any(_ANNOTATION_MARKER.search(line) for line in fence.body_lines)):
         return None
+    margin = _indent_columns(tokens[index].line.text)
     index += 1
     while index < len(tokens) and is_prose(tokens[index]):
         line, previous = tokens[index].line, tokens[index - 1].line
-        if not (_LIST_ITEM.match(line.text) or line.text[:1] in (" ", "\t")
-                or line.number == previous.number + 1):
+        indent = _indent_columns(line.text)
+        item = _LIST_ITEM.match(line.text) and indent == margin
+        if not (item or indent > margin or line.number == previous.number + 1):
             break
         index += 1
     return index
@@ -230,6 +232,9 @@ class Scanner:
             # part of the first line, as for MkDocs: a fence may open the page.
             first = self.lines[0]
             self.lines[0] = Line(1, 1, first.content_end, first.end, first.text[1:], first.eol)
+        # The MyST directives open at the line being read: (name, the index of a
+        # backtick directive's closing fence line, or the colons closing a colon fence).
+        self.containers: list[tuple[str, int | str]] = []
 
     def error(self, line: int, message: str) -> LiterateSyntaxError:
         return LiterateSyntaxError(self.path, line, message)
@@ -237,9 +242,6 @@ class Scanner:
     def tokens(self) -> list:
         tokens: list = []
         index = 0
-        # The MyST directives open here: (name, the index of a backtick directive's
-        # closing fence line, or the colons closing a colon fence).
-        self.containers: list[tuple[str, int | str]] = []
         while index < len(self.lines):
             line = self.lines[index]
             if self.container_edge(index):

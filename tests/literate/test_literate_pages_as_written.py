@@ -258,12 +258,13 @@ PRELUDE_PAGE = (f"# Units\n\n{F}python\nimport os\n\nprint(units, os.environ['AR
 @pytest.fixture
 def prelude_project(tmp_path, monkeypatch):
     """A project whose docs/literate_prelude.py sets the pages' environment up."""
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "units"\n')
-    (tmp_path / "docs" / "guide").mkdir(parents=True)
-    (tmp_path / "docs" / "literate_prelude.py").write_text(PRELUDE)
-    (tmp_path / "docs" / "guide" / "units.md").write_text(PRELUDE_PAGE)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    project = tmp_path / "units"
+    (project / "docs" / "guide").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[project]\nname = "units"\n')
+    (project / "docs" / "literate_prelude.py").write_text(PRELUDE)
+    (project / "docs" / "guide" / "units.md").write_text(PRELUDE_PAGE)
+    monkeypatch.chdir(project)
+    return project
 
 
 def test_check_runs_the_prelude_of_a_directory_above_the_page_before_its_first_block(
@@ -280,6 +281,15 @@ def test_preludes_run_the_outermost_first_and_none_above_the_project_root(prelud
         "docs/literate_prelude.py", "docs/guide/literate_prelude.py"]
     [first, second] = IsolatedPageRunner(with_preludes(read_page(page), page)).run_all()
     assert first.output == "cm^2 cm\n" and second.output == "cm^2\n"
+
+
+def test_without_a_project_root_a_page_takes_its_own_directory_s_prelude_alone(tmp_path):
+    (tmp_path / "literate_prelude.py").write_text("outer = 1\n")
+    (tmp_path / "pages").mkdir()
+    assert find_preludes(tmp_path / "pages" / "page.md") == ()
+    (tmp_path / "pages" / "literate_prelude.py").write_text("inner = 1\n")
+    [prelude] = find_preludes(tmp_path / "pages" / "page.md")
+    assert prelude.code == "inner = 1\n"
 
 
 def test_a_prelude_that_raises_fails_every_block_naming_its_line(prelude_project):
@@ -370,3 +380,11 @@ def test_the_walkthrough_s_project_installs_rune_from_its_repository_and_names_i
     named = [next(iter(entry)) if isinstance(entry, dict) else entry for entry in site["plugins"]]
     assert "rune-literate" in named and set(named) - {"search"} <= set(plugins)
     assert "- rune-literate" in (REPO / "mkdocs.yml").read_text()
+
+
+def test_an_annotation_list_in_a_list_item_ends_where_the_item_s_prose_goes_on():
+    item = ("1. A step:\n\n    ```python\n    print(1)  # (1)!\n    ```\n\n"
+            "    1.  The note.\n        Its second line.\n\n")
+    out = "    ```out\n    1\n    ```\n"
+    text = item + "    The step goes on.\n"
+    assert promoted(text) == item[:-1] + "\n" + out + "\n    The step goes on.\n"
