@@ -100,6 +100,9 @@ def pieces(page: Page) -> list[tuple[str, object]]:
         start, end = _span(page.text, line_start, step)
         found.append(("prose", page.text[cursor:start]))
         found.append(("step", step))
+        if isinstance(step, PythonBlock) and step.out is not None:
+            # A caption or an annotation list between the block and its out block.
+            found.append(("prose", page.text[step.fence.end:step.out.start]))
         cursor = end
     found.append(("prose", page.text[cursor:]))
     return [(kind, value) for kind, value in found if kind == "step" or _prose(value)]

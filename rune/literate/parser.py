@@ -179,7 +179,7 @@ class _Assembler:
             raise self.error(
                 first.line.number,
                 f"the `{first.name}` directive must be followed by a python block (blank "
-                f"lines and other directives may stand between), but next comes "
+                f"lines, HTML comments and other directives may stand between), but next comes "
                 f"{_describe(found)}",
             )
 

@@ -388,3 +388,13 @@ def test_an_annotation_list_in_a_list_item_ends_where_the_item_s_prose_goes_on()
     out = "    ```out\n    1\n    ```\n"
     text = item + "    The step goes on.\n"
     assert promoted(text) == item[:-1] + "\n" + out + "\n    The step goes on.\n"
+
+
+def test_export_keeps_the_caption_and_annotation_list_between_a_block_and_its_out_block():
+    page = parse_page(code_then(CAPTIONS["annotation list"] + CAPTIONS["emphasis"]), "page.md")
+    script = export_page(page, "py")
+    assert "# %% [markdown]\n# 1.  A list comprehension." in script
+    assert "# *Listing 1: the squares*\n" in script
+    markdown = ["".join(cell["source"]) for cell in notebook(page)["cells"]
+                if cell["cell_type"] == "markdown"]
+    assert markdown == [CAPTIONS["annotation list"] + CAPTIONS["emphasis"].rstrip("\n")]
