@@ -287,6 +287,7 @@ PHM_DIRECTIVE = re.compile(
     r"(?:\s+(?P<argument>.*?))?\s*--+>\s*$")
 PHM_NO_OPS = {"setup", "teardown", "share-names", "share-across-files", "setup-across-files"}
 OUTPUT_INFO = {"", "expected-output", "text"}
+HTML_COMMENT_LINE = re.compile(r"<!--.*-->")  # rune allows comments there too
 
 
 def from_phmdoctest(lines: list[str]) -> list[str]:
@@ -311,9 +312,9 @@ def from_phmdoctest(lines: list[str]) -> list[str]:
 
 def _expect_caption_at_most(between: list[str], first_line: int) -> None:
     """phmdoctest takes the fence after a python block as its output whatever
-    stands between; rune, blank lines and one caption line (as "sample output:")."""
+    stands between; rune, blank lines, comments and one caption line (as "sample output:")."""
     prose = [(first_line + offset, line.strip()) for offset, line in enumerate(between)
-             if line.strip()]
+             if line.strip() and not HTML_COMMENT_LINE.fullmatch(line.strip())]
     if len(prose) > 1 or (prose and not is_output_caption(prose[0][1])):
         raise MigrationError(prose[-1][0] if len(prose) > 1 else prose[0][0], (
             "phmdoctest takes the next fence as this python block's output, but rune "

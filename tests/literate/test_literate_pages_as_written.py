@@ -171,8 +171,9 @@ def test_a_glossary_definition_is_a_container_only_inside_a_glossary():
 
 # --- phmdoctest's captions, migrated ------------------------------------------------------
 
-def test_migrate_from_phmdoctest_keeps_a_caption_before_the_expected_output():
-    text = f"{F}python\nprint([1, 4, 9])\n{F}\nexpected output:\n{F}\n[1, 4, 9]\n{F}\n"
+@pytest.mark.parametrize("comment", ["", "<!-- the squares -->\n"])
+def test_migrate_from_phmdoctest_keeps_a_caption_before_the_expected_output(comment):
+    text = f"{F}python\nprint([1, 4, 9])\n{F}\n{comment}expected output:\n{F}\n[1, 4, 9]\n{F}\n"
     migrated = migrate_text(text, "phmdoctest")
     assert migrated == text.replace(f"output:\n{F}\n", f"output:\n{F}out\n")
     assert outcomes(migrated) == ["PASSED"]
