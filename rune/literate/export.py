@@ -14,16 +14,24 @@ Both come from the same blocks the tests run, in page order:
   goes on). In the script the out block follows as a comment, and a block
   that raises runs inside `try`, printing that line, so the script prints
   what the out blocks hold;
+- the page's preludes (`rune.literate.prelude`) come first, a code cell
+  tagged `prelude` each (in the script, run with their printing discarded);
 - a setup block (invisible on the page) becomes a code cell tagged `setup`
   (in the script, run with its printing discarded, as the page does);
+- a pycon session runs too, each example a cell of its own (in the script,
+  an expression's value is shown as the interpreter shows it, and the
+  expected output follows as a comment), so the blocks after it find the
+  names it defines; a shell session is shown, not run;
 - a skipped block is shown, not run: a markdown code fence, a comment;
 - a `clear` directive empties the namespace (`%reset -f`; in the script, a
-  loop deleting the page's names).
+  loop deleting the page's names), then runs the preludes again (the page's
+  `clear` keeps what they define).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -35,11 +43,14 @@ from .parser import (
     ClearNamespace,
     LiterateSyntaxError,
     Page,
+    Prelude,
     PythonBlock,
     SetupBlock,
     TeardownBlock,
     read_page,
 )
+from .prelude import with_preludes
+from .session import SHELL_LANGUAGES
 
 FORMATS = ("ipynb", "py")
 _DIRECTIVE = re.compile(r"[ \t]*<!--\s*literate\s*:.*?-->[ \t]*\n?", re.DOTALL)
@@ -89,6 +100,9 @@ def pieces(page: Page) -> list[tuple[str, object]]:
         start, end = _span(page.text, line_start, step)
         found.append(("prose", page.text[cursor:start]))
         found.append(("step", step))
+        if isinstance(step, PythonBlock) and step.out is not None:
+            # A caption or an annotation list between the block and its out block.
+            found.append(("prose", page.text[step.fence.end:step.out.start]))
         cursor = end
     found.append(("prose", page.text[cursor:]))
     return [(kind, value) for kind, value in found if kind == "step" or _prose(value)]
@@ -119,17 +133,22 @@ def _out_parts(block: PythonBlock) -> tuple[str, str | None]:
 
 def notebook(page: Page) -> dict:
     """The page as an nbformat 4 notebook (a JSON-ready dict)."""
-    cells = []
+    preludes = [_code_cell(_prelude_note(prelude) + prelude.code, tags=["prelude"])
+                for prelude in page.preludes]
+    cells = list(preludes)
     for kind, value in pieces(page):
         if kind == "prose":
             cells.append(_markdown_cell(_prose(value)))
-        elif isinstance(value, ClearNamespace):
-            cells.append(_code_cell("%reset -f", tags=["clear"]))
+        elif isinstance(value, ClearNamespace):  # the page keeps what its preludes define
+            cells += [_code_cell("%reset -f", tags=["clear"]), *preludes]
         elif isinstance(value, (SetupBlock, TeardownBlock)):
             tag = "setup" if isinstance(value, SetupBlock) else "teardown"
             cells.append(_code_cell(value.fence.code, tags=[tag]))
-        elif value.session is not None:  # a pycon or shell session: shown as it is
+        elif value.session is not None and value.fence.language in SHELL_LANGUAGES:
+            # Shell commands do not run in a notebook's kernel: shown as they are.
             cells.append(_markdown_cell(f"```{value.fence.language}\n{value.fence.code}```"))
+        elif value.session is not None:
+            cells += [_example_cell(example) for example in value.session]
         elif value.skip:
             cells.append(_markdown_cell(f"```python\n{value.fence.code}```"))
         else:
@@ -161,6 +180,19 @@ def _block_cell(block: PythonBlock) -> dict:
                       tags=["raises-exception"] if block.raises else [])
 
 
+def _example_cell(example) -> dict:
+    """A cell of one ``>>>`` example: its code, and its expected output as the
+    cell's output (a notebook shows an expression's value as the session does)."""
+    if example.skipped:
+        return _markdown_cell(f"```python\n{example.source}```")
+    outputs = []
+    if example.want_lines:
+        outputs.append({"output_type": "stream", "name": "stdout",
+                        "text": _source_lines(example.want + "\n")})
+    return _code_cell(example.source, outputs=outputs,
+                      tags=["raises-exception"] if example.expects_exception else [])
+
+
 def _markdown_cell(text: str) -> dict:
     return {"cell_type": "markdown", "metadata": {}, "source": _source_lines(text)}
 
@@ -178,17 +210,20 @@ def _source_lines(text: str) -> list[str]:
 
 def script(page: Page) -> str:
     """The page as a Python script in the percent format."""
-    cells = []
+    preludes = [f"{_PERCENT_CELL}\n{_script_prelude(prelude)}" for prelude in page.preludes]
+    cells = list(preludes)
     for kind, value in pieces(page):
         if kind == "prose":
             cells.append(f"{_PERCENT_CELL} [markdown]\n" + _comment(_prose(value)))
-        elif isinstance(value, ClearNamespace):
-            cells.append(f"{_PERCENT_CELL}\n{_CLEAR_SCRIPT}")
+        elif isinstance(value, ClearNamespace):  # the page keeps what its preludes define
+            cells += [f"{_PERCENT_CELL}\n{_CLEAR_SCRIPT}", *preludes]
         elif isinstance(value, (SetupBlock, TeardownBlock)):
             cells.append(f"{_PERCENT_CELL}\n{_script_setup(value)}")
-        elif value.session is not None:
+        elif value.session is not None and value.fence.language in SHELL_LANGUAGES:
             cells.append(f"{_PERCENT_CELL}\n# A {value.kind}, not run here:\n"
                          + _comment(value.fence.code))
+        elif value.session is not None:
+            cells.append(f"{_PERCENT_CELL}\n{_script_session(value)}")
         elif value.skip:
             cells.append(f"{_PERCENT_CELL}\n# Not run (the page skips it):\n"
                          + _comment(value.fence.code))
@@ -197,21 +232,77 @@ def script(page: Page) -> str:
     return "\n".join(cells)
 
 
+def _prelude_note(prelude: Prelude) -> str:
+    return (f"# The prelude {prelude.path}, which runs before the page "
+            f"(rune.literate.prelude).\n")
+
+
+def _script_prelude(prelude: Prelude) -> str:
+    return _prelude_note(prelude) + _quietly("# What it prints is not shown.\n", prelude.code)
+
+
 def _script_setup(setup: SetupBlock) -> str:
-    return ("# Setup, not shown on the page; what it prints is not shown either.\n"
-            "import contextlib\nimport io\n\nwith contextlib.redirect_stdout(io.StringIO()):\n"
-            + textwrap.indent(setup.fence.code, "    "))
+    return _quietly("# Setup, not shown on the page; what it prints is not shown either.\n",
+                    setup.fence.code)
+
+
+def _quietly(note: str, code: str) -> str:
+    """``code`` run with what it prints discarded, as the page runs it."""
+    return (note + "import contextlib\nimport io\n\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n" + textwrap.indent(code, "    "))
 
 
 def _script_block(block: PythonBlock) -> str:
     code = block.fence.code
     if block.raises:
-        code = ("import traceback\n\ntry:\n" + textwrap.indent(code, "    ")
-                + "except Exception as error:  # the page shows this block raising\n"
-                + "    print(''.join(traceback.format_exception_only(error)), end='')\n")
+        code = _catching(code, "the page shows this block raising")
     if block.out is None:
         return code
     return code + "# out:\n" + _comment(block.out.body)
+
+
+def _script_session(block: PythonBlock) -> str:
+    """A pycon session as script lines: each example runs (the names it defines
+    are there for the blocks below, as on the page), an expression's value is
+    shown as the interpreter shows it, and its expected output follows as a
+    comment."""
+    parts = ["# A pycon session: each example, then what it shows.\n"]
+    for example in block.session:
+        if example.skipped:
+            parts.append("# Not run (doctest: +SKIP):\n" + _comment(example.source.rstrip("\n")))
+            continue
+        code = _shown(example.source)
+        if example.expects_exception:
+            code = _catching(code, "the session shows this example raising")
+        parts.append(code + ("# out:\n" + _comment(example.want) if example.want_lines else ""))
+    return "".join(parts)
+
+
+def _shown(source: str) -> str:
+    """An example's code, an expression's value displayed as the interpreter
+    displays it (sys.displayhook: its repr, nothing for None)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) and not _is_print(
+            tree.body[0].value):
+        expression = ast.get_source_segment(source, tree.body[0].value)
+        return f"__import__('sys').displayhook({expression})\n"
+    return source
+
+
+def _is_print(expression: ast.expr) -> bool:
+    """A call of print, whose value (None) the interpreter does not show."""
+    return (isinstance(expression, ast.Call) and isinstance(expression.func, ast.Name)
+            and expression.func.id == "print")
+
+
+def _catching(code: str, why: str) -> str:
+    """``code`` run inside ``try``, printing the exception's last line as a page shows it."""
+    return ("import traceback\n\ntry:\n" + textwrap.indent(code, "    ")
+            + f"except Exception as error:  # {why}\n"
+            + "    print(''.join(traceback.format_exception_only(error)), end='')\n")
 
 
 def _comment(text: str) -> str:
@@ -232,7 +323,7 @@ def add_command(commands) -> None:
 def run_export(arguments: argparse.Namespace) -> int:
     """Export one page as the command line asked; return the exit status."""
     try:
-        page = read_page(arguments.page)
+        page = with_preludes(read_page(arguments.page), arguments.page)
     except (LiterateSyntaxError, OSError, UnicodeDecodeError) as error:
         print(f"export: cannot read {arguments.page}: {error}", file=sys.stderr)
         return 1

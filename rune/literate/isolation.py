@@ -185,6 +185,8 @@ class IsolatedPageRunner:
             self._finalizer = weakref.finalize(self, _abandon, self._worker,
                                                self._shell_directory)
             self._worker.send({"token": self._token, "text": self.page.text, "path": self.path,
+                               "preludes": [[prelude.path, prelude.code]
+                                            for prelude in self.page.preludes],
                                "sys_path": sys.path, "timeout": self.timeout,
                                "shell_directory": self._shell_directory})
         return not self._page_over

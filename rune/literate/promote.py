@@ -42,6 +42,7 @@ from .parser import (
 )
 from .runner import PROMOTABLE, BlockResult, PageRunner  # noqa: F401 -- PageRunner: doctests
 from .docstrings import parse_source
+from .prelude import with_preludes
 from .session import parse_session, want_span
 
 _FENCE_LIKE = re.compile(r"[ \t>]*(?P<marker>`{3,}|~{3,})[ \t]*")
@@ -352,7 +353,8 @@ def _keep_wildcards(expected: str, output: str) -> str:
 
 
 def _insertion(block: PythonBlock, output: str) -> tuple[int, int, str]:
-    """A new out block right after the python block, in its container and style."""
+    """A new out block after the python block (and its captions and annotation
+    list), in its container and style."""
     fence = block.fence
     marker = fence.marker
     longest = _longest_fence_line(output, marker[0])
@@ -364,9 +366,11 @@ def _insertion(block: PythonBlock, output: str) -> tuple[int, int, str]:
         *(_body_line(fence.prefix, line) for line in output.split("\n")),
         fence.prefix + marker,
     ]
-    # Inserted before the python block's own line ending, so a page without a
-    # final newline still ends without one.
-    return fence.end, fence.end, "".join(fence.eol + line for line in lines)
+    # Inserted before the line ending of the block (or of the caption or
+    # annotation list after it), so a page without a final newline still ends
+    # without one.
+    where = fence.end if block.insert_at is None else block.insert_at
+    return where, where, "".join(fence.eol + line for line in lines)
 
 
 def _replacement(page: Page, out: Fence, output: str) -> tuple[int, int, str]:
@@ -470,7 +474,7 @@ def promote_page(
     except UnicodeDecodeError as error:
         return PromotedPage(name, "", "", error=f"{name}: not UTF-8 text: {error}")
     try:
-        page = parse_source(text, name)
+        page = with_preludes(parse_source(text, name), path)
     except LiterateSyntaxError as error:
         return PromotedPage(name, text, text, error=str(error))
     results = IsolatedPageRunner(page, timeout=timeout, on_step=on_step, pool=pool).run_all()

@@ -36,6 +36,7 @@ from .parser import (
     ClearNamespace,
     Fence,
     Page,
+    Prelude,
     PythonBlock,
     SetupBlock,
     Step,
@@ -239,6 +240,7 @@ class PageRunner:
         self._positions = {id(step): index for index, step in enumerate(page.steps)}
         self._next_step = 0
         self._failed_setup: tuple[SetupBlock, str] | None = None
+        self._failed_prelude: tuple[Prelude, str] | None = None
         self._torn_down = False
         self._shell_directory = shell_directory  # where the page's shell commands run
         self._owns_shell_directory = shell_directory is None
@@ -255,7 +257,13 @@ class PageRunner:
     def run_block(self, block: PythonBlock) -> BlockResult:
         """Run ``block`` (after any earlier steps not yet run) and judge its output."""
         if self._baseline is None:
+            self._run_preludes()  # before the baseline: `clear` keeps what they define
             self._baseline = dict(self.namespace)
+        if self._failed_prelude is not None:
+            prelude, trace = self._failed_prelude
+            return BlockResult(block, Outcome.SETUP_FAILED, self.path,
+                               reason=f"was not run because the prelude {prelude.path} raised",
+                               traceback=trace)
         position = self._positions[id(block)]
         notes: list[str] = []
         for step in self.page.steps[self._next_step : position]:
@@ -266,6 +274,19 @@ class PageRunner:
         if block is self.page.python_blocks[-1]:
             self._report_teardown(result, self.finish())
         return result
+
+    def _run_preludes(self) -> None:
+        """Run the page's preludes in its namespace; remember the first that raises."""
+        for prelude in self.page.preludes:
+            # An mtime of None keeps linecache.checkcache() from dropping the entry.
+            linecache.cache[prelude.path] = (len(prelude.code), None,
+                                             prelude.code.splitlines(keepends=True), prelude.path)
+            compile_prelude = functools.partial(compile, prelude.code, prelude.path, "exec",
+                                                dont_inherit=True)
+            _, error, _ = self._run_code(compile_prelude)
+            if error is not None:
+                self._failed_prelude = (prelude, self._traceback(error, prelude.path))
+                return
 
     def finish(self) -> list[tuple[TeardownBlock, str]]:
         """Run the page's teardown blocks, once: each teardown that raised, with
@@ -474,10 +495,10 @@ class PageRunner:
         # a syntax error's own message ("detected at line N") names the page's line.
         return compile("\n" * offset + source, self.path, mode, dont_inherit=True)
 
-    def _traceback(self, error: BaseException) -> str:
-        # Drop the runner's own frames: the story starts in the page.
+    def _traceback(self, error: BaseException, path: str | None = None) -> str:
+        # Drop the runner's own frames: the story starts in the page (or prelude).
         frames = error.__traceback__
-        while frames is not None and frames.tb_frame.f_code.co_filename != self.path:
+        while frames is not None and frames.tb_frame.f_code.co_filename != (path or self.path):
             frames = frames.tb_next
         return escape_surrogates("".join(traceback.format_exception(type(error), error, frames)))
 
