@@ -389,3 +389,28 @@ def test_clip_without_bounds_is_x_as_in_numpy_2():
     np.testing.assert_array_equal(nx.clip(x), np.clip(x, None, None))
     t = nx.array(x)
     assert nx.clip(t) is t
+
+
+# ------------------------------------------------------------ a 0-d boolean index
+
+# The standard's boolean indexing with M = 0: x[b] for a 0-d b replaces no axis
+# by one of length 1 (b true) or 0 (false), as numpy does. scipy's apply_where
+# indexes its 0-d results so (scipy.stats.variation, tmean, gstd).
+SCALAR_MASKS = [np.True_, np.False_, True, (np.False_,), (0, np.True_), (Ellipsis, np.False_),
+                (np.False_, slice(1, None)), (None, True, 1), (slice(None), False, None)]
+
+
+@pytest.mark.parametrize("index", SCALAR_MASKS, ids=repr)
+def test_a_zero_dimensional_boolean_index_adds_an_axis_as_numpys(index):
+    x = np.arange(6.0).reshape(2, 3)
+    as_tensors = tuple(nx.array(i) if isinstance(i, (bool, np.bool_)) else i
+                       for i in (index if isinstance(index, tuple) else (index,)))
+    for ours in (nx.array(x)[index], nx.array(x)[as_tensors]):
+        assert ours.shape == x[index].shape
+        np.testing.assert_array_equal(np.asarray(ours), x[index])
+
+
+def test_a_zero_dimensional_boolean_index_differentiates():
+    square_kept = lambda t, keep: nx.sum(t[nx.array(keep)] ** 2)  # noqa: E731
+    assert float(rune.grad(square_kept)(nx.array(3.0), True)) == 6.0
+    assert float(rune.grad(square_kept)(nx.array(3.0), False)) == 0.0
