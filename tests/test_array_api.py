@@ -432,7 +432,8 @@ from scipy import special, stats
 
 x = np.array([0.3, 1.2, 2.5])
 for name, args in [("erf", (x,)), ("gammaln", (x,)), ("digamma", (x,)), ("i0e", (x,)),
-                   ("gammainc", (1.5, x)), ("xlogy", (x, x + 1)), ("stdtr", (3.0, x))]:
+                   ("gammainc", (1.5, x)), ("xlogy", (x, x + 1)), ("stdtr", (3.0, x)),
+                   ("ndtr", (x,)), ("log_ndtr", (x,)), ("ndtri", (x / 3,)), ("entr", (x,))]:
     tensors = tuple(nx.array(a) if isinstance(a, np.ndarray) else a for a in args)
     f = getattr(special, name)
     np.testing.assert_allclose(np.asarray(f(*tensors)), f(*args), rtol=1e-13)
