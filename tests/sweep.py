@@ -227,6 +227,10 @@ SWEEP: dict[str, Case] = {
         "expit")},
     **{f"scipy.special.{n}": unary(getattr(special, n), 0.5, 3.0, complex=True) for n in (
         "softmax", "log_softmax", "logsumexp")},
+    **{f"scipy.special.{n}": unary(getattr(special, n), -3.0, 3.0) for n in (
+        "ndtr", "log_ndtr")},
+    "scipy.special.ndtri": unary(special.ndtri, 0.05, 0.95),
+    "scipy.special.entr": unary(special.entr, 0.2, 3.0),
     "scipy.special.erfinv": unary(special.erfinv, -0.9, 0.9),
     "scipy.special.erfcinv": unary(special.erfcinv, 0.1, 1.9),
     "scipy.special.logit": unary(special.logit, 0.1, 0.9),

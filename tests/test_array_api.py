@@ -389,3 +389,74 @@ def test_clip_without_bounds_is_x_as_in_numpy_2():
     np.testing.assert_array_equal(nx.clip(x), np.clip(x, None, None))
     t = nx.array(x)
     assert nx.clip(t) is t
+
+
+# ------------------------------------------------------------ a 0-d boolean index
+
+# The standard's boolean indexing with M = 0: x[b] for a 0-d b replaces no axis
+# by one of length 1 (b true) or 0 (false), as numpy does. scipy's apply_where
+# indexes its 0-d results so (scipy.stats.variation, tmean, gstd).
+SCALAR_MASKS = [np.True_, np.False_, True, (np.False_,), (0, np.True_), (Ellipsis, np.False_),
+                (np.False_, slice(1, None)), (None, True, 1), (slice(None), False, None)]
+
+
+@pytest.mark.parametrize("index", SCALAR_MASKS, ids=repr)
+def test_a_zero_dimensional_boolean_index_adds_an_axis_as_numpys(index):
+    x = np.arange(6.0).reshape(2, 3)
+    as_tensors = tuple(nx.array(i) if isinstance(i, (bool, np.bool_)) else i
+                       for i in (index if isinstance(index, tuple) else (index,)))
+    for ours in (nx.array(x)[index], nx.array(x)[as_tensors]):
+        assert ours.shape == x[index].shape
+        np.testing.assert_array_equal(np.asarray(ours), x[index])
+
+
+def test_a_zero_dimensional_boolean_index_differentiates():
+    square_kept = lambda t, keep: nx.sum(t[nx.array(keep)] ** 2)  # noqa: E731
+    assert float(rune.grad(square_kept)(nx.array(3.0), True)) == 6.0
+    assert float(rune.grad(square_kept)(nx.array(3.0), False)) == 0.0
+
+
+# ------------------------------------------------------------ nx.special, for scipy
+
+# scipy.special under SCIPY_ARRAY_API=1 calls xp.special.<name> when the array's
+# namespace has it (in anticipation of the standard's 'special' extension), and
+# otherwise numpy's ufunc on np.asarray of the tensor, which cannot differentiate.
+# The environment variable must be set before scipy is imported: a fresh process.
+SCIPY_ON_TENSORS = """
+import os
+os.environ["SCIPY_ARRAY_API"] = "1"
+import numpy as np
+import rune
+from rune import nx
+from scipy import special, stats
+
+x = np.array([0.3, 1.2, 2.5])
+for name, args in [("erf", (x,)), ("gammaln", (x,)), ("digamma", (x,)), ("i0e", (x,)),
+                   ("gammainc", (1.5, x)), ("xlogy", (x, x + 1)), ("stdtr", (3.0, x)),
+                   ("ndtr", (x,)), ("log_ndtr", (x,)), ("ndtri", (x / 3,)), ("entr", (x,))]:
+    tensors = tuple(nx.array(a) if isinstance(a, np.ndarray) else a for a in args)
+    f = getattr(special, name)
+    np.testing.assert_allclose(np.asarray(f(*tensors)), f(*args), rtol=1e-13)
+    rune.check_grads(lambda t: nx.sum(f(*tensors[:-1], t)), (tensors[-1],), modes=("rev",))
+rune.check_grads(lambda t: stats.ttest_1samp(t, 1.0).pvalue, (nx.array(x),), modes=("rev",))
+print("ok")
+"""
+
+
+def test_nx_special_is_rune_scipy_special():
+    import rune.scipy
+
+    assert nx.special is rune.scipy.special
+    with pytest.raises(AttributeError, match="module 'rune.nx' has no attribute 'specia'"):
+        nx.specia  # noqa: B018
+
+
+def test_scipy_special_on_tensors_differentiates_through_nx_special():
+    import subprocess
+    import sys
+
+    pytest.importorskip("scipy", minversion="1.15")
+    done = subprocess.run([sys.executable, "-c", SCIPY_ON_TENSORS], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout == "ok\n"

@@ -32,7 +32,7 @@ from ..primitives import indexing as _ix
 from ..primitives import shape as _s
 from ..primitives import updates as _u
 from .creation import as_tensor
-from .indexing import _advanced, _resolve, basic_index, getitem, is_advanced
+from .indexing import ScalarMask, _advanced, _resolve, basic_index, getitem, is_advanced
 from .tensor import Tensor
 
 __all__: list = []  # reached through `Tensor.at`
@@ -145,6 +145,9 @@ def _update(x, index, values, kind):
         resolved = [index % shape[0]]
     else:
         resolved = _resolve(shape, index, fn)
+    if any(type(e) is ScalarMask for e in resolved):
+        raise IndexError(f"{fn}: a boolean scalar index is not supported; x.at[...] "
+                         f"updates every element, and a false scalar mask none")
     values = as_tensor(values, fn)
     if values.dtype != x.dtype:
         values = _e.astype(values, dtype=x.dtype)
