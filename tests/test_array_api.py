@@ -389,3 +389,99 @@ def test_clip_without_bounds_is_x_as_in_numpy_2():
     np.testing.assert_array_equal(nx.clip(x), np.clip(x, None, None))
     t = nx.array(x)
     assert nx.clip(t) is t
+
+
+# ------------------------------------------------------------ special cases
+
+INF, NAN = np.inf, np.nan
+# The standard's special cases numpy does not give (its text is the reference:
+# array-api src/array_api_stubs/_2024_12/elementwise_functions.py): function,
+# arguments, the result. The sign of a zero counts.
+SPECIAL_CASES = [
+    ("expm1", (complex(0.0, 0.0),), complex(0.0, 0.0)),
+    ("expm1", (complex(-0.0, 0.0),), complex(0.0, 0.0)),
+    ("expm1", (complex(INF, 0.0),), complex(INF, 0.0)),
+    ("expm1", (complex(-INF, 0.0),), complex(-1.0, 0.0)),
+    ("expm1", (complex(-INF, INF),), complex(-1.0, 0.0)),
+    ("expm1", (complex(INF, INF),), complex(INF, NAN)),
+    ("expm1", (complex(-INF, NAN),), complex(-1.0, 0.0)),
+    ("expm1", (complex(INF, NAN),), complex(INF, NAN)),
+    ("expm1", (complex(NAN, 0.0),), complex(NAN, 0.0)),
+    ("expm1", (complex(NAN, 1.0),), complex(NAN, NAN)),
+    ("expm1", (complex(1.0, INF),), complex(NAN, NAN)),
+    ("tanh", (complex(INF, 2.0),), complex(1.0, 0.0)),
+    ("tanh", (complex(INF, -2.0),), complex(1.0, -0.0)),
+    ("tanh", (complex(-INF, 2.0),), complex(-1.0, 0.0)),
+    ("floor_divide", (INF, 2.0), INF),
+    ("floor_divide", (INF, -2.0), -INF),
+    ("floor_divide", (-INF, 2.0), -INF),
+    ("floor_divide", (-INF, -2.0), INF),
+    ("floor_divide", (1.0, -INF), -0.0),
+    ("floor_divide", (-1.0, INF), -0.0),
+    ("floor_divide", (1.0, INF), 0.0),
+    ("floor_divide", (-1.0, -INF), 0.0),
+    ("floor_divide", (INF, INF), NAN),
+]
+
+
+def _same_special_value(got, expected):
+    """Equal, NaN for NaN, and zeros of the same sign (real and imaginary parts apart)."""
+    got = complex(got) if isinstance(expected, complex) else float(got)
+    parts = [(got.real, expected.real), (got.imag, expected.imag)] if isinstance(
+        expected, complex) else [(got, expected)]
+    return all((np.isnan(g) and np.isnan(e)) or (g == e and np.signbit(g) == np.signbit(e))
+               for g, e in parts)
+
+
+def _special_inputs(args):
+    return [nx.array(np.array(a, np.complex128 if isinstance(a, complex) else np.float64))
+            for a in args]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("name, args, expected", SPECIAL_CASES,
+                         ids=[f"{n}{a}" for n, a, _ in SPECIAL_CASES])
+def test_the_standards_special_cases(name, args, expected):
+    got = getattr(nx, name)(*_special_inputs(args))
+    assert _same_special_value(got.item(), expected), f"{name}{args} = {got.item()}"
+
+
+def test_floor_divide_stays_numpys_on_finite_numbers():
+    x = np.array([7.0, -7.0, 7.0, -7.0, 0.5, -0.0, 3.0])
+    y = np.array([2.0, 2.0, -2.0, -2.0, 0.25, 5.0, 0.0])
+    with np.errstate(divide="ignore"):
+        assert_same = np.testing.assert_array_equal
+        assert_same(nx.floor_divide(nx.array(x), nx.array(y)).numpy(), np.floor_divide(x, y))
+    ints = np.array([7, -7, 9])
+    assert nx.floor_divide(nx.array(ints), 2).dtype == np.int64
+
+
+def _transformed(how, f):
+    """f under one transformation, giving f's value: the primal of jvp and vjp,
+    vmap over a batch of one, rune.jit's numpy replay, fused and JAX paths."""
+    if how == "jvp":
+        return lambda *xs: rune.jvp(f, xs, tuple(nx.zeros_like(x) for x in xs))[0]
+    if how == "vjp":
+        return lambda *xs: rune.vjp(f, *xs)[0]
+    if how == "vmap":
+        return lambda *xs: rune.vmap(f)(*(nx.stack([x]) for x in xs))[0]
+    if how == "jax":
+        pytest.importorskip("jax")
+        return rune.jit(f, backend="jax")
+    return rune.jit(f, fuse=how == "fused")
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("how", ["jvp", "vjp", "vmap", "replay", "fused", "jax"])
+@pytest.mark.parametrize("name, args, expected", SPECIAL_CASES[2:8] + SPECIAL_CASES[11:13]
+                         + SPECIAL_CASES[14:20:2],
+                         ids=lambda v: str(v) if isinstance(v, str) else None)
+def test_special_cases_hold_under_transformations(how, name, args, expected):
+    # -(-f(x)): the fused path fuses two elementwise steps or more (and * 1.0 or
+    # + 0.0 would change a NaN's partner or a zero's sign)
+    def f(*xs):
+        return nx.negative(nx.negative(getattr(nx, name)(*xs)))
+
+    got = _transformed(how, f)(*_special_inputs(args))
+    assert _same_special_value(complex(got.item()) if isinstance(expected, complex)
+                               else got.item(), expected), f"{how}: {name}{args} = {got}"
