@@ -485,3 +485,32 @@ def test_special_cases_hold_under_transformations(how, name, args, expected):
     got = _transformed(how, f)(*_special_inputs(args))
     assert _same_special_value(complex(got.item()) if isinstance(expected, complex)
                                else got.item(), expected), f"{how}: {name}{args} = {got}"
+
+
+# ------------------------------------------------------------ indexing
+
+
+@pytest.mark.parametrize("key", [True, False, np.bool_(True), np.array(False)],
+                         ids=["True", "False", "np.True_", "0-d array False"])
+def test_a_boolean_scalar_index_adds_an_axis_of_one_or_none(key):
+    x = np.arange(6.0).reshape(2, 3)
+    for index in (key, (key,), (Ellipsis, key), (0, key), (key, slice(1, 3)), (None, 1, key)):
+        got, expected = nx.array(x)[index], x[index]
+        assert got.shape == expected.shape, index
+        np.testing.assert_array_equal(got.numpy(), expected)
+    for index in (nx.array(key), (1, nx.array(key))):  # a boolean tensor as numpy's array
+        got = nx.array(x)[index]
+        expected = x[tuple(np.asarray(i) if isinstance(i, nx.Tensor) else i
+                           for i in (index if isinstance(index, tuple) else (index,)))]
+        assert got.shape == expected.shape, index
+        np.testing.assert_array_equal(got.numpy(), expected)
+
+
+def test_a_boolean_scalar_index_differentiates():
+    g = rune.grad(lambda x: nx.sum(x[True] ** 2))(nx.array([1.0, 2.0]))
+    np.testing.assert_array_equal(g.numpy(), [2.0, 4.0])
+
+
+def test_a_boolean_scalar_beside_an_integer_array_names_the_limitation():
+    with pytest.raises(IndexError, match=r"a boolean scalar index .* with integer arrays"):
+        nx.arange(6)[True, [0, 1]]

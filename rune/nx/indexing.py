@@ -155,8 +155,41 @@ def _resolve(shape, index, fn):
     return resolved
 
 
+def _is_boolean_scalar(item):
+    return isinstance(item, (bool, np.bool_)) or (
+        isinstance(item, (Tensor, np.ndarray)) and item.dtype == np.bool_ and item.ndim == 0)
+
+
+def _with_boolean_scalars(x, items, fn):
+    """x[items] where some items are boolean scalars: each adds an axis of
+    length 1 (True) or 0 (False), as in numpy. The standard asks for them as the
+    whole index only; beside integer arrays numpy broadcasts them as arrays, which
+    this does not."""
+    if any(isinstance(i, (list, np.ndarray, Tensor)) and np.ndim(i) > 0 for i in items):
+        raise IndexError(f"{fn}: a boolean scalar index cannot be combined with integer "
+                         f"arrays or masks; index with None (a new axis) instead")
+    kept = [bool(_mask_values(i, fn) if isinstance(i, Tensor) else i)
+            if _is_boolean_scalar(i) else None for i in items]
+    y = _index(x, tuple(None if k is not None else i for k, i in zip(kept, items)), fn)
+    # where each new axis lands: slices and new axes make one, `...` the axes left over
+    left_over = x.ndim - sum(i is not None and i is not Ellipsis and k is None
+                             for k, i in zip(kept, items))
+    key, position = [slice(None)] * y.ndim, 0
+    for k, i in zip(kept, items):
+        if k is False:
+            key[position] = slice(0, 0)
+        if k is not None or i is None or isinstance(i, slice):
+            position += 1
+        elif i is Ellipsis:
+            position += left_over
+    return _index(y, tuple(key), fn) if False in kept else y
+
+
 def _index(x, index, fn):
     x = as_tensor(x, fn)
+    items = index if type(index) is tuple else (index,)
+    if any(_is_boolean_scalar(i) for i in items):
+        return _with_boolean_scalars(x, items, fn)
     shape = tuple(x.shape)
     resolved = _resolve(shape, index, fn)
     if is_advanced(resolved):
