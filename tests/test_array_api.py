@@ -514,3 +514,13 @@ def test_a_boolean_scalar_index_differentiates():
 def test_a_boolean_scalar_beside_an_integer_array_names_the_limitation():
     with pytest.raises(IndexError, match=r"a boolean scalar index .* with integer arrays"):
         nx.arange(6)[True, [0, 1]]
+
+
+# ------------------------------------------------------------ lists where the standard says
+
+
+def test_meshgrid_and_broadcast_arrays_answer_lists_as_the_standard_says():
+    # 2024.12 says a list (numpy 1 gave lists; numpy 2 and the 2025.12 revision, tuples)
+    a, b = nx.array([1.0, 2.0]), nx.array([[0.0], [1.0]])
+    for out in (nx.meshgrid(a, a), nx.meshgrid(a, a, sparse=True), nx.broadcast_arrays(a, b)):
+        assert type(out) is list and len(out) == 2
