@@ -524,3 +524,20 @@ def test_meshgrid_and_broadcast_arrays_answer_lists_as_the_standard_says():
     a, b = nx.array([1.0, 2.0]), nx.array([[0.0], [1.0]])
     for out in (nx.meshgrid(a, a), nx.meshgrid(a, a, sparse=True), nx.broadcast_arrays(a, b)):
         assert type(out) is list and len(out) == 2
+
+
+# ------------------------------------------------------------ Python numbers in binary functions
+
+REAL_BINARY = ["add", "subtract", "multiply", "divide", "pow", "atan2", "copysign", "hypot",
+               "logaddexp", "maximum", "minimum", "floor_divide", "remainder"]
+
+
+@pytest.mark.parametrize("name", REAL_BINARY)
+def test_a_python_number_beside_a_float32_tensor_keeps_float32(name):
+    # the standard (2024.12): a Python scalar takes the array's dtype, as in numpy 2
+    x = nx.array([0.5, 2.0], dtype=nx.float32)
+    f = getattr(nx, name)
+    for got, expected in ((f(x, 1.5), getattr(np, name)(x.numpy(), 1.5)),
+                          (f(1.5, x), getattr(np, name)(1.5, x.numpy()))):
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)

@@ -244,6 +244,20 @@ def result_type(*arrays_and_dtypes) -> np.dtype:
     return np.result_type(*args)
 
 
+def weak_operands(fn: str, x1, x2) -> tuple:
+    """x1 and x2 as tensors, a Python number taking the dtype numpy 2 gives it
+    beside the other (weakly: 1.5 beside float32 is float32), as the standard's
+    2024.12 revision asks of binary functions given a scalar."""
+    python = (int, float, complex)
+    if isinstance(x1, python) and not isinstance(x2, python):
+        x2 = as_tensor(x2, fn)
+        return as_tensor(np.asarray(x1, np.result_type(x2.dtype, x1)), fn), x2
+    if isinstance(x2, python) and not isinstance(x1, python):
+        x1 = as_tensor(x1, fn)
+        return x1, as_tensor(np.asarray(x2, np.result_type(x1.dtype, x2)), fn)
+    return as_tensor(x1, fn), as_tensor(x2, fn)
+
+
 # ------------------------------------------------------------ bitwise
 
 
