@@ -23,12 +23,11 @@ def test_a_tensor_answers_nx_as_its_namespace():
     t = nx.array([1.0, 2.0])
     assert t.__array_namespace__() is nx
     assert t.__array_namespace__(api_version=nx.__array_api_version__) is nx
-    assert nx.__array_api_version__ == "2023.12"
 
 
 @pytest.mark.parametrize("version", ["2019.12", "1.0", 2023.12])
 def test_an_unknown_api_version_raises_naming_it(version):
-    with pytest.raises(ValueError, match=r"api_version must be None or one of .*2023\.12"):
+    with pytest.raises(ValueError, match=r"api_version must be None or one of .*2024\.12"):
         nx.ones(2).__array_namespace__(api_version=version)
 
 
@@ -529,7 +528,7 @@ def test_meshgrid_and_broadcast_arrays_answer_lists_as_the_standard_says():
 # ------------------------------------------------------------ Python numbers in binary functions
 
 REAL_BINARY = ["add", "subtract", "multiply", "divide", "pow", "atan2", "copysign", "hypot",
-               "logaddexp", "maximum", "minimum", "floor_divide", "remainder"]
+               "logaddexp", "maximum", "minimum", "floor_divide", "remainder", "nextafter"]
 
 
 @pytest.mark.parametrize("name", REAL_BINARY)
@@ -541,3 +540,32 @@ def test_a_python_number_beside_a_float32_tensor_keeps_float32(name):
                           (f(1.5, x), getattr(np, name)(1.5, x.numpy()))):
         assert got.dtype == np.float32
         np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+# ------------------------------------------------------------ the 2024.12 revision
+
+
+def test_the_namespace_is_the_2024_12_revision():
+    assert nx.__array_api_version__ == "2024.12"
+    for version in ("2021.12", "2022.12", "2023.12", "2024.12", None):
+        assert nx.ones(2).__array_namespace__(api_version=version) is nx
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nextafter_is_numpys(dtype):
+    x = np.array([1.0, 0.0, -0.0, np.inf, 1e-45, np.nan, 3.0], dtype)
+    y = np.array([2.0, -1.0, 1.0, 0.0, 0.0, 1.0, 3.0], dtype)
+    got = nx.nextafter(nx.array(x), nx.array(y))
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got.numpy(), np.nextafter(x, y))
+    assert np.signbit(nx.nextafter(nx.array(dtype(0.0)), dtype(-0.0)).item())
+
+
+def test_nextafter_follows_its_first_argument():
+    x, y = nx.array([0.5, -2.0]), nx.array([1.0, -3.0])
+    rune.check_grads(nx.nextafter, (x, y), order=2, modes=("fwd", "rev"))
+    gx, gy = rune.grad(lambda a, b: nx.sum(nx.nextafter(a, b)), argnums=(0, 1))(x, y)
+    np.testing.assert_array_equal(gx.numpy(), [1.0, 1.0])
+    np.testing.assert_array_equal(gy.numpy(), [0.0, 0.0])
+    with pytest.raises(TypeError, match=r"nx.nextafter: expected real numbers, got complex128"):
+        nx.nextafter(nx.array([1j]), 1.0)

@@ -224,7 +224,7 @@ def _same(name):
 _UFUNCS = (
     "absolute add arccos arccosh arcsin arcsinh arctan arctan2 arctanh cbrt ceil cos cosh "
     "divide equal exp exp2 floor fmod greater greater_equal hypot isfinite "
-    "isinf isnan less less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and "
+    "isinf isnan less less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and nextafter "
     "logical_not logical_or logical_xor matmul maximum minimum multiply negative not_equal "
     "power real imag reciprocal sign signbit sin sinh sqrt square subtract tan trunc"
 ).split()

@@ -452,6 +452,10 @@ bitwise_xor = _piecewise_constant("bitwise_xor", np.bitwise_xor)
 invert = _piecewise_constant("invert", np.invert, 1)
 left_shift = _piecewise_constant("left_shift", np.left_shift)
 right_shift = _piecewise_constant("right_shift", np.right_shift)
+# The float after x towards y moves with x, one step from it: 1 in x, 0 in y
+# (a step of one unit in the last place is no change that a derivative sees).
+nextafter = elementwise("nextafter", np.nextafter,
+                        jvp_rules=(Scaled(lambda ans, x, y: 1), lambda t, ans, x, y: None))
 # C's fmod: x - trunc(x / y) * y, with the sign of x (mod has y's).
 fmod = elementwise("fmod", np.fmod, (lambda ans, x, y: 1,
                                      lambda ans, x, y: negative(trunc(x / y))))
