@@ -274,12 +274,40 @@ def test_from_dlpack_shares_a_numpy_arrays_memory_unless_asked_to_copy():
     assert nx.from_dlpack(t) is t
 
 
-def test_a_tensor_exports_read_only_memory_through_dlpack():
+def test_a_tensor_exports_a_copy_or_with_copy_false_read_only_memory_through_dlpack():
     t = nx.array([1.0, 2.0])
     out = np.from_dlpack(t)
-    np.testing.assert_array_equal(out, [1.0, 2.0])
-    assert not out.flags.writeable
+    out[0] = 5.0  # the consumer's own copy: the tensor never changes
+    np.testing.assert_array_equal(t, [1.0, 2.0])
+    shared = np.from_dlpack(t, copy=False)
+    np.testing.assert_array_equal(shared, [1.0, 2.0])
+    assert not shared.flags.writeable
+    assert shared.ctypes.data == np.asarray(t._value).ctypes.data
     assert t.__dlpack_device__() == np.ones(1).__dlpack_device__()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint8", "complex128", "bool"])
+def test_dlpack_round_trips_with_torch(dtype):
+    torch = pytest.importorskip("torch", reason="torch is not installed (a CPU build)")
+    source = torch.arange(6).reshape(2, 3) % 2 == 0 if dtype == "bool" else \
+        torch.arange(6).reshape(2, 3).to(getattr(torch, dtype))
+    t = nx.from_dlpack(source)  # torch's memory, not a copy
+    assert t.dtype == np.dtype(dtype) and t.shape == (2, 3)
+    assert np.asarray(t._value).ctypes.data == source.data_ptr()
+    np.testing.assert_array_equal(t, source.numpy())
+    expected = source.numpy().copy()
+    back = torch.from_dlpack(t)  # a copy: torch does not honour DLPack's read-only flag
+    back.zero_()
+    np.testing.assert_array_equal(t, expected)
+    shared = torch.from_dlpack(nx.array(source.numpy()), copy=False)
+    assert shared.dtype == source.dtype
+    np.testing.assert_array_equal(shared.numpy(), source.numpy())
+
+
+def test_a_tensor_torch_reads_without_a_copy_is_the_tensors_memory():
+    torch = pytest.importorskip("torch", reason="torch is not installed (a CPU build)")
+    t = nx.array([1.0, 2.0])
+    assert torch.from_dlpack(t, copy=False).data_ptr() == np.asarray(t._value).ctypes.data
 
 
 def test_from_dlpack_names_what_it_cannot_read():
