@@ -597,3 +597,35 @@ def test_nextafter_follows_its_first_argument():
     np.testing.assert_array_equal(gy.numpy(), [0.0, 0.0])
     with pytest.raises(TypeError, match=r"nx.nextafter: expected real numbers, got complex128"):
         nx.nextafter(nx.array([1j]), 1.0)
+
+
+# The 2024.12 revision's differentiable additions, each a function of one (3, 4)
+# tensor (the census checks them at order 2; here, under jit and vmap too).
+REVISION_2024 = {
+    "diff": lambda x: nx.diff(x, axis=1, n=2),
+    "cumulative_prod": lambda x: nx.cumulative_prod(x, axis=1, include_initial=True),
+    "cumulative_sum": lambda x: nx.cumulative_sum(x, axis=0),
+    "take_along_axis": lambda x: nx.take_along_axis(x, nx.argsort(x, axis=1), axis=1),
+    "nextafter": lambda x: nx.nextafter(x, 0.0),
+    "reciprocal": lambda x: nx.reciprocal(x),
+    "hypot with a number": lambda x: nx.hypot(x, 1.5),
+    "logaddexp with a number": lambda x: nx.logaddexp(2.0, x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REVISION_2024))
+def test_the_2024_additions_differentiate_under_jit_and_vmap(name):
+    f = REVISION_2024[name]
+    loss = lambda x: nx.sum(nx.sin(f(x)))  # noqa: E731
+    xs = nx.array(np.random.default_rng(7).uniform(0.5, 2.0, (2, 3, 4)))
+    rune.check_grads(loss, (xs[0],), order=2, modes=("fwd", "rev"))
+    expected = [rune.grad(loss)(x) for x in xs]
+    for got in (rune.jit(rune.grad(loss))(xs[0]), rune.grad(rune.jit(loss))(xs[0])):
+        np.testing.assert_allclose(got.numpy(), expected[0].numpy(), rtol=1e-12)
+    batched = rune.vmap(rune.grad(loss))(xs)
+    np.testing.assert_allclose(batched.numpy(), np.stack([g.numpy() for g in expected]),
+                               rtol=1e-12)
+    tangent = nx.ones_like(xs[0])
+    eager = rune.jvp(f, (xs[0],), (tangent,))[1]
+    jitted = rune.jit(lambda x: rune.jvp(f, (x,), (tangent,))[1])(xs[0])
+    np.testing.assert_allclose(jitted.numpy(), eager.numpy(), rtol=1e-12)
