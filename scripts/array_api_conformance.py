@@ -58,10 +58,14 @@ def run(module: str, args, directory: Path) -> tuple[int, str]:
         command.append(f"--xfails-file={XFAILS}")
     print(f"== {module} (Array API {args.version}, --max-examples={args.max_examples})",
           flush=True)
-    done = subprocess.run(command, cwd=directory, env=env, stdout=subprocess.PIPE, text=True)
-    sys.stdout.write(done.stdout)
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    return done.returncode, (lines[-1].strip("= ") if lines else "no output")
+    last = "no output"
+    with subprocess.Popen(command, cwd=directory, env=env, stdout=subprocess.PIPE,
+                          text=True) as pytest:
+        for line in pytest.stdout:  # shown as it comes, the last one kept
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            last = line.strip().strip("= ") or last
+    return pytest.returncode, last
 
 
 def main(argv=None) -> int:
