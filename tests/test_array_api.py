@@ -629,3 +629,34 @@ def test_the_2024_additions_differentiate_under_jit_and_vmap(name):
     eager = rune.jvp(f, (xs[0],), (tangent,))[1]
     jitted = rune.jit(lambda x: rune.jvp(f, (x,), (tangent,))[1])(xs[0])
     np.testing.assert_allclose(jitted.numpy(), eager.numpy(), rtol=1e-12)
+
+
+# ------------------------------------------------------------ found at 60 examples
+
+
+@pytest.mark.parametrize("axis", [3, -4, 7])
+def test_expand_dims_out_of_range_is_an_index_error_as_numpys(axis):
+    # the standard says IndexError; numpy's AxisError is both IndexError and ValueError
+    for error in (IndexError, ValueError):
+        with pytest.raises(error, match=rf"nx.expand_dims: axis {axis} is out of range"):
+            nx.expand_dims(nx.ones((2, 3)), axis=axis)
+    assert nx.expand_dims(nx.ones((2, 3)), axis=2).shape == (2, 3, 1)
+
+
+def test_copysign_promotes_as_numpy():
+    x1, x2 = np.array([1.5, -2.0], np.float32), np.array([-1.0, 1.0])
+    for a, b in ((x1, x2), (x2, x1), (x1, x1)):
+        got = nx.copysign(nx.array(a), nx.array(b))
+        assert got.dtype == np.copysign(a, b).dtype
+        np.testing.assert_array_equal(got.numpy(), np.copysign(a, b))
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32])
+def test_cumulative_functions_keep_the_dtype_asked_for(name, dtype):
+    x = nx.array(np.array([[1, 2, 3], [4, 5, 6]], np.uint8))
+    for include_initial in (False, True):
+        got = getattr(nx, name)(x, axis=1, dtype=dtype, include_initial=include_initial)
+        assert got.dtype == dtype
+    assert getattr(nx, name)(x[:0], axis=0, dtype=dtype).dtype == dtype
+    assert getattr(nx, name)(x, axis=1).dtype == np.uint64  # None: numpy's widening

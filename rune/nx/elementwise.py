@@ -92,6 +92,8 @@ def copysign(x1, x2):
     x1, x2 = weak_operands("nx.copysign", x1, x2)  # 1.5 beside float32 stays float32
     x1, x2 = _real(x1, "nx.copysign"), _real(x2, "nx.copysign")
     x1 = _float(x1)
+    if x2.dtype.kind == "f" and x2.dtype.itemsize > x1.dtype.itemsize:  # numpy's promotion
+        x1 = _e.astype(x1, dtype=x2.dtype)
     size = _e.absolute(x1)
     return call_broadcasting("nx.copysign", lambda s, b: _e.where(_e.signbit(b), _e.negative(s),
                                                                    s), size, x2)
