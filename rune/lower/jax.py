@@ -40,7 +40,7 @@ from ..core import active_traces
 from ..graph import WeakVar
 from ..jit import Jitted, _function_name, _tensor
 from ..nx.tensor import Tensor
-from ..primitives.elementwise import expm1_impl, floor_divide_impl, tanh_impl
+from ..primitives.elementwise import expm1_impl, floor_divide_impl
 from ..primitives.indexing import numpy_index
 from ..primitives.linalg import _LU_CONDITION
 from ..primitives.special import _sinc_derivative_impl
@@ -226,7 +226,7 @@ _UFUNCS = (
     "divide equal exp exp2 floor fmod greater greater_equal hypot isfinite "
     "isinf isnan less less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and nextafter "
     "logical_not logical_or logical_xor matmul maximum minimum multiply negative not_equal "
-    "power real imag reciprocal sign signbit sin sinh sqrt square subtract tan trunc"
+    "power real imag reciprocal sign signbit sin sinh sqrt square subtract tan tanh trunc"
 ).split()
 _UFUNCS += "bitwise_and bitwise_or bitwise_xor invert left_shift right_shift".split()
 
@@ -236,7 +236,6 @@ LOWERINGS.update({
     # elementwise
     # the standard's values at infinities, as the primitives' impls (one method, two backends)
     "expm1": lambda x: expm1_impl(x, jnp, _complex_from),
-    "tanh": lambda x: tanh_impl(x, jnp, _complex_from),
     "floor_divide": lambda x, y: floor_divide_impl(x, y, jnp),
     "conj": jnp.conjugate,
     "mod": jnp.remainder,

@@ -398,6 +398,20 @@ def nextafter(x1, x2):
     return call_broadcasting("nx.nextafter", _e.nextafter, x1, x2)
 
 
+# ------------------------------------------------------------ special cases
+
+
+def tanh_at_complex_infinities(x, out):
+    """`out`, tanh(x) for complex x, with tanh(±inf + bj) = ±1 + 0j, the zero signed
+    as b (finite b), as the standard says: numpy's takes the sign of sin(2b). Made
+    of primitives in nx.tanh, not in the tanh primitive, whose impl stays numpy's
+    ufunc (jit's replay writes ufuncs' results into dead buffers)."""
+    a, b = _e.real(x), _e.imag(x)
+    limit = _e.astype(_e.sign(a), dtype=out.dtype)  # ±1 + 0j; conj makes the zero -0
+    limit = _e.where(_e.signbit(b), _e.conj(limit), limit)
+    return _e.where(_e.logical_and(_e.isinf(a), _e.isfinite(b)), limit, out)
+
+
 # ------------------------------------------------------------ DLPack
 
 
