@@ -51,7 +51,7 @@ def run(module: str, args, directory: Path) -> tuple[int, str]:
     paths = [a for a in args.pytest_args if a.startswith("array_api_tests")] or [
         "array_api_tests"]
     options = [a for a in args.pytest_args if a not in paths]
-    command = [sys.executable, "-m", "pytest", *paths, "-q", "-p", "no:cacheprovider",
+    command = [sys.executable, "-u", "-m", "pytest", *paths, "-q", "-p", "no:cacheprovider",
                f"--max-examples={args.max_examples}", "--disable-deadline", "--derandomize",
                "--continue-on-collection-errors", "-rfE", "--tb=line", *options]
     if module == "rune.nx":
