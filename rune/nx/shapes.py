@@ -208,8 +208,9 @@ def expand_dims(x, axis):
 
     Raises:
       TypeError: x is not numeric, or an axis is not an int.
-      numpy.exceptions.AxisError: an axis out of range for the result's number
-        of axes, or repeated (a ValueError, and an IndexError as the standard asks).
+      IndexError: an axis out of range for the result's number of axes, or
+        repeated: numpy's AxisError, an IndexError (as the standard asks) and a
+        ValueError.
 
     >>> from rune import nx
     >>> print(nx.expand_dims(nx.array([1.0, 2.0]), 1))
