@@ -98,6 +98,7 @@ SWEEP: dict[str, Case] = {
     "nx.arctan2": binary(nx.arctan2, y=(0.5, 2.0)),
     "nx.hypot": binary(nx.hypot, x=(0.5, 2.0)),
     "nx.logaddexp": binary(nx.logaddexp), "nx.logaddexp2": binary(nx.logaddexp2),
+    "nx.nextafter": binary(nx.nextafter),  # the standard's 2024.12 revision
     "nx.maximum": binary(nx.maximum, y=(-1.9, 1.9)), "nx.minimum": binary(nx.minimum, y=(-1.9, 1.9)),
     "nx.fmax": binary(nx.fmax, y=(-1.9, 1.9)), "nx.fmin": binary(nx.fmin, y=(-1.9, 1.9)),
     "nx.mod": binary(nx.mod, x=(2.1, 2.7), y=(1.2, 1.4)),

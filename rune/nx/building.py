@@ -80,7 +80,8 @@ def block(arrays):
 
 
 def broadcast_arrays(*args):
-    """The arguments broadcast to their common shape, as a tuple.
+    """The arguments broadcast to their common shape, as a list (the standard's
+    2024.12 revision says a list; numpy 2 gives a tuple).
 
     Args:
       *args: tensors (or numbers, numpy arrays).
@@ -100,11 +101,12 @@ def broadcast_arrays(*args):
     except ValueError:
         raise ValueError(f"nx.broadcast_arrays: shapes {[tuple(x.shape) for x in xs]} do not "
                          f"broadcast together") from None
-    return tuple(broadcast_to(x, shape) for x in xs)
+    return [broadcast_to(x, shape) for x in xs]
 
 
 def meshgrid(*xi, indexing="xy", sparse=False, copy=True):
-    """Coordinate tensors from coordinate vectors, as numpy's meshgrid.
+    """Coordinate tensors from coordinate vectors, as numpy's meshgrid, in a list
+    (the standard's 2024.12 revision says a list; numpy 2 gives a tuple).
 
     Args:
       *xi: 1-d tensors (others are flattened), one per dimension.
@@ -135,9 +137,7 @@ def meshgrid(*xi, indexing="xy", sparse=False, copy=True):
         if indexing == "xy" and n > 1 and i < 2:
             shape[0], shape[1] = shape[1], shape[0]
         out.append(reshape(x, tuple(shape)))
-    if not sparse:
-        out = list(broadcast_arrays(*out))
-    return tuple(out)
+    return broadcast_arrays(*out) if not sparse else out
 
 
 def resize(a, new_shape):

@@ -17,6 +17,7 @@ import numpy as np
 from ..primitives import elementwise as _e
 from ..primitives import reduce as _r
 from ..primitives import special as _special
+from .array_api import weak_operands
 from .creation import as_tensor
 from .tensor import call_broadcasting
 
@@ -323,6 +324,7 @@ def isreal(x):
 def _real_pair(fn, prim, x1, x2):
     """`prim(x1, x2)` of two real arguments broadcast together (TypeError naming
     `fn` for a complex one, ValueError for shapes that do not broadcast)."""
+    x1, x2 = weak_operands(fn, x1, x2)  # 1.5 beside float32 stays float32
     return call_broadcasting(fn, prim, real_tensor(x1, fn), real_tensor(x2, fn))
 
 

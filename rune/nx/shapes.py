@@ -208,8 +208,9 @@ def expand_dims(x, axis):
 
     Raises:
       TypeError: x is not numeric, or an axis is not an int.
-      ValueError: an axis out of range for the result's number of axes, or
-        repeated.
+      IndexError: an axis out of range for the result's number of axes, or
+        repeated: numpy's AxisError, an IndexError (as the standard asks) and a
+        ValueError.
 
     >>> from rune import nx
     >>> print(nx.expand_dims(nx.array([1.0, 2.0]), 1))
@@ -219,7 +220,10 @@ def expand_dims(x, axis):
     """
     x = as_tensor(x, "nx.expand_dims")
     count = len(axis) if isinstance(axis, (tuple, list)) else 1
-    axes = normalize_axes(axis, len(x.shape) + count, "nx.expand_dims")
+    try:
+        axes = normalize_axes(axis, len(x.shape) + count, "nx.expand_dims")
+    except ValueError as error:  # numpy's error here: both ValueError and IndexError
+        raise np.exceptions.AxisError(str(error)) from None
     sizes = iter(x.shape)
     return _reshape(x, tuple(1 if a in axes else next(sizes) for a in range(len(axes) + x.ndim)))
 

@@ -540,18 +540,20 @@ class Tensor:
         return self
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """The DLPack capsule of the tensor's values: its memory, marked read-only
-        (a tensor never changes), for consumers of DLPack 1.0 and later; a copy
-        for older ones (JAX's today), which cannot be told that it is read-only.
+        """The DLPack capsule of the tensor's values: a copy, the consumer's to
+        change; with copy=False (`np.from_dlpack(t, copy=False)`) the tensor's
+        memory, marked read-only, for consumers of DLPack 1.0 and later. A copy by
+        default because not every consumer honours that mark (torch 2.13 gives a
+        writable tensor over it), and a tensor never changes.
         """
         values = np.asarray(self._concrete("Tensor.__dlpack__"))
-        if max_version is None or max_version[0] < 1:
-            values = np.array(values, copy=True)
-        else:
+        if copy is False and max_version is not None and max_version[0] >= 1:
             values = values.view()
             values.flags.writeable = False
+        else:  # DLPack 0.x (JAX's today) cannot say read-only: a copy, even if asked not to
+            values = np.array(values, copy=True)
         return values.__dlpack__(stream=stream, max_version=max_version,
-                                 dl_device=dl_device, copy=copy)
+                                 dl_device=dl_device)  # copied or shared above: as it is
 
     def __dlpack_device__(self):
         return np.asarray(self._value).__dlpack_device__()
