@@ -48,3 +48,19 @@ def test_search_leaves_out_blocks_and_diagram_sources_out():
         '<div class="language-python highlight">code</div>'
         '<div class="language-out highlight" data-search-exclude>out</div>'
         '<pre class="mermaid" data-search-exclude>graph</pre>')
+
+
+def test_getting_started_tensors_and_the_learn_section_are_downloaded():
+    nav = [{"Home": "index.md"}, {"Getting started": "getting-started.md"},
+           {"Learn": [{"Derivatives": "derivatives.md"}, "vmap.md"]},
+           {"Guides": [{"Performance": "performance.md"}]},
+           {"Reference": [{"Tensors": "tensors.md"}, {"API": "api/index.md"}]}]
+    assert hooks.downloaded_pages(nav) == [
+        "getting-started.md", "derivatives.md", "vmap.md", "tensors.md"]
+
+
+def test_downloads_install_rune_from_the_repository_and_link_to_the_site():
+    config = {"site_url": "https://example.org/rune/", "repo_url": "https://git.example/rune"}
+    standalone = hooks.standalone("getting-started.md", config)
+    assert standalone.install == 'pip install "rune-autodiff @ git+https://git.example/rune"'
+    assert standalone.url("derivatives.md") == "https://example.org/rune/derivatives/"

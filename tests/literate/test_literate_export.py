@@ -160,3 +160,64 @@ def test_export_writes_over_an_existing_file_only_with_force(copy_fixture, capsy
     assert notebook_path.read_text() == "my notes\n"
     assert main(["export", str(page), "--to", "ipynb", "--force"]) == 0
     assert json.loads(notebook_path.read_text())["nbformat"] == 4
+
+
+STANDALONE_PAGE = """# Guide
+
+See [the start](../index.md#install), [a page](other.md) and [away](https://a.org/x.md).
+
+## A diagram
+
+```mermaid
+flowchart LR
+  a --> b
+```
+
+```python
+print("flowchart LR")
+```
+
+<!-- literate: out -->
+```mermaid
+flowchart LR
+```
+"""
+
+
+def standalone_notebook():
+    from rune.literate.export import Standalone
+
+    standalone = Standalone("https://example.org/site/", "guide/page.md", "pip install thing")
+    return notebook(parse_page(STANDALONE_PAGE, "guide/page.md"), standalone)
+
+
+def test_a_standalone_notebook_installs_first():
+    first = standalone_notebook()["cells"][0]
+    assert first["cell_type"] == "code" and "".join(first["source"]) == "%pip install thing"
+    assert first["metadata"] == {"tags": ["install"]}
+
+
+def test_a_standalone_notebook_links_to_the_site_not_to_markdown_files():
+    prose = "".join("".join(cell["source"]) for cell in standalone_notebook()["cells"]
+                    if cell["cell_type"] == "markdown")
+    assert "[the start](https://example.org/site/#install)" in prose
+    assert "[a page](https://example.org/site/guide/other/)" in prose
+    assert "[away](https://a.org/x.md)" in prose  # another site's link stays
+
+
+def test_a_standalone_notebook_links_diagrams_to_the_site_instead_of_their_source():
+    cells = standalone_notebook()["cells"]
+    prose = "".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
+    assert "```mermaid" not in prose and "a --> b" not in prose
+    link = "(https://example.org/site/guide/page/#a-diagram)"
+    assert prose.count(link) == 2  # the diagram in the prose, the one a block prints
+
+
+def test_a_standalone_script_says_what_to_install():
+    from rune.literate.export import Standalone
+
+    page = parse_page(STANDALONE_PAGE, "guide/page.md")
+    text = export_page(page, "py", Standalone("https://example.org/site/", "guide/page.md",
+                                              "pip install thing"))
+    assert text.startswith("# Needs: pip install thing\n")
+    assert "https://example.org/site/guide/other/" in text
