@@ -49,8 +49,10 @@ LEARN_SECTION = "Learn"
 # Pages outside the Learn section that are downloaded too, by their nav title.
 ALSO_DOWNLOADED = ("Getting started", "Tensors")
 DOWNLOADS = "downloads"
-# The README's install command: the distribution from the repository.
-INSTALL = 'pip install "rune-autodiff @ git+{repo_url}"'
+# The README's install command, the distribution from the repository, with the
+# fast extra (numexpr), which the outputs are checked with (the test extra has it):
+# the jit page's Fusion outputs need it.
+INSTALL = 'pip install "rune-autodiff[fast] @ git+{repo_url}"'
 
 
 def _families(package: str) -> list:

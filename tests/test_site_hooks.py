@@ -62,5 +62,5 @@ def test_getting_started_tensors_and_the_learn_section_are_downloaded():
 def test_downloads_install_rune_from_the_repository_and_link_to_the_site():
     config = {"site_url": "https://example.org/rune/", "repo_url": "https://git.example/rune"}
     standalone = hooks.standalone("getting-started.md", config)
-    assert standalone.install == 'pip install "rune-autodiff @ git+https://git.example/rune"'
+    assert standalone.install == 'pip install "rune-autodiff[fast] @ git+https://git.example/rune"'
     assert standalone.url("derivatives.md") == "https://example.org/rune/derivatives/"

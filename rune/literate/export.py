@@ -16,7 +16,10 @@ Both come from the same blocks the tests run, in page order:
   what the out blocks hold;
 - a setup block (invisible on the page) becomes a code cell tagged `setup`
   (in the script, run with its printing discarded, as the page does);
-- a skipped block is shown, not run: a markdown code fence, a comment;
+- a skipped block is shown, not run: a markdown code fence, a comment; a
+  block skipped only when a condition holds (`skip if`) is a code cell whose
+  first line says when the page skips it (in the script, it runs under
+  `if not (condition):`);
 - a `clear` directive empties the namespace (`%reset -f`; in the script, a
   loop deleting the page's names).
 
@@ -223,7 +226,7 @@ def notebook(page: Page, standalone: Standalone | None = None) -> dict:
             cells.append(_code_cell(value.fence.code, tags=[tag]))
         elif value.session is not None:  # a pycon or shell session: shown as it is
             cells.append(_markdown_cell(f"```{value.fence.language}\n{value.fence.code}```"))
-        elif value.skip:
+        elif value.skip and value.skip_condition is None:
             cells.append(_markdown_cell(f"```python\n{value.fence.code}```"))
         else:
             cells.append(_block_cell(value))
@@ -258,8 +261,17 @@ def _block_cell(block: PythonBlock) -> dict:
         name, _, message = error.partition(": ")
         outputs.append({"output_type": "error", "ename": name, "evalue": message,
                         "traceback": [error]})
-    return _code_cell(block.fence.code, outputs=outputs,
+    code = block.fence.code
+    if block.skip_condition is not None:
+        code = f"{_skip_comment(block)}\n{code}"
+    return _code_cell(code, outputs=outputs,
                       tags=["raises-exception"] if block.raises else [])
+
+
+def _skip_comment(block: PythonBlock) -> str:
+    """What a `skip if` directive says, as a comment."""
+    because = f" ({block.skip_reason})" if block.skip_reason else ""
+    return f"# The page skips this block if {block.skip_condition}{because}."
 
 
 def _markdown_cell(text: str) -> dict:
@@ -293,7 +305,7 @@ def script(page: Page, standalone: Standalone | None = None) -> str:
         elif value.session is not None:
             cells.append(f"{_PERCENT_CELL}\n# A {value.kind}, not run here:\n"
                          + _comment(value.fence.code))
-        elif value.skip:
+        elif value.skip and value.skip_condition is None:
             cells.append(f"{_PERCENT_CELL}\n# Not run (the page skips it):\n"
                          + _comment(value.fence.code))
         else:
@@ -313,6 +325,9 @@ def _script_block(block: PythonBlock) -> str:
         code = ("import traceback\n\ntry:\n" + textwrap.indent(code, "    ")
                 + "except Exception as error:  # the page shows this block raising\n"
                 + "    print(''.join(traceback.format_exception_only(error)), end='')\n")
+    if block.skip_condition is not None:
+        code = (f"{_skip_comment(block)}\nif not ({block.skip_condition}):\n"
+                + textwrap.indent(code, "    "))
     if block.out is None:
         return code
     return code + "# out:\n" + _comment(block.out.body)

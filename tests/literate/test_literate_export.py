@@ -221,3 +221,29 @@ def test_a_standalone_script_says_what_to_install():
                                               "pip install thing"))
     assert text.startswith("# Needs: pip install thing\n")
     assert "https://example.org/site/guide/other/" in text
+
+
+SKIP_IF_PAGE = """```python
+import sys
+```
+
+<!-- literate: skip if sys.maxsize {op} 0 because a reason -->
+```python
+print("ran")
+```
+
+```out
+ran
+```
+"""
+
+
+@pytest.mark.parametrize("op, printed", [("<", "ran\n"), (">", "")])
+def test_a_block_skipped_if_a_condition_holds_runs_where_it_does_not(tmp_path, op, printed):
+    page = parse_page(SKIP_IF_PAGE.format(op=op))
+    completed = run_script(export_page(page, "py"), tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == printed
+    [_, cell] = [cell for cell in notebook(page)["cells"] if cell["cell_type"] == "code"]
+    assert "".join(cell["source"]) == (
+        f"# The page skips this block if sys.maxsize {op} 0 (a reason).\nprint(\"ran\")")
