@@ -44,7 +44,8 @@ _STAR_IMPORT = re.compile(r"^from \.(\w+) import \*", re.MULTILINE)
 _RUNE_SPAN = re.compile(r"(?<![`\[])`(?P<name>rune(?:\.[A-Za-z_]\w*)+)(?P<rest>\([^`]*)?`(?![`\]])")
 _FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
 # What search leaves out: out blocks and the Mermaid source of diagrams.
-_UNSEARCHED = re.compile(r'<(div class="language-out highlight"|pre class="mermaid")>')
+# (The rune-literate plugin gives every out block the class literate-out.)
+_UNSEARCHED = re.compile(r'<(div class="[^"]*\bliterate-out\b[^"]*"|pre class="mermaid")>')
 LEARN_SECTION = "Learn"
 # Pages outside the Learn section that are downloaded too, by their nav title.
 ALSO_DOWNLOADED = ("Getting started", "Tensors")
