@@ -60,7 +60,7 @@ _CLEAR_SCRIPT = (
 )
 _PERCENT_CELL = "# %%"
 # A markdown link or image to a page of the site: [text](other.md#part).
-_PAGE_LINK = re.compile(r"(?P<head>!?\[[^\]\n]*\]\()(?P<target>(?![a-z][a-z0-9+.-]*:|/|#)"
+_PAGE_LINK = re.compile(r"(?P<head>!?\[[^\]]*\]\()(?P<target>(?![a-z][a-z0-9+.-]*:|/|#)"
                         r"[^)\s#]+\.md)(?P<fragment>#[^)\s]*)?\)")
 _FENCE_LINE = re.compile(r"[ \t>]*(`{3,}|~{3,})(.*)")
 _MERMAID_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*mermaid[ \t]*\n.*?^(?P=fence)[ \t]*$",

@@ -164,7 +164,9 @@ def test_export_writes_over_an_existing_file_only_with_force(copy_fixture, capsy
 
 STANDALONE_PAGE = """# Guide
 
-See [the start](../index.md#install), [a page](other.md) and [away](https://a.org/x.md).
+See [the start](../index.md#install), [a page](other.md) and [away](https://a.org/x.md),
+[a link over
+two lines](other.md#part).
 
 ## A diagram
 
@@ -203,6 +205,7 @@ def test_a_standalone_notebook_links_to_the_site_not_to_markdown_files():
     assert "[the start](https://example.org/site/#install)" in prose
     assert "[a page](https://example.org/site/guide/other/)" in prose
     assert "[away](https://a.org/x.md)" in prose  # another site's link stays
+    assert "[a link over\ntwo lines](https://example.org/site/guide/other/#part)" in prose
 
 
 def test_a_standalone_notebook_links_diagrams_to_the_site_instead_of_their_source():
