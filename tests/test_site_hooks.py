@@ -67,3 +67,16 @@ def test_downloads_install_rune_from_the_repository_and_link_to_the_site():
     standalone = hooks.standalone("getting-started.md", config)
     assert standalone.install == 'pip install "rune-autodiff[fast] @ git+https://git.example/rune"'
     assert standalone.url("derivatives.md") == "https://example.org/rune/derivatives/"
+
+
+def test_the_learn_path_goes_from_getting_started_to_derivatives():
+    """The footer's Next on Getting started opens the first Learn page:
+    Derivatives, not the long Tensors reference."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import site_reading
+
+    pages = site_reading.learn_pages()  # Getting started, Learn..., Tensors: the nav's order
+    assert pages[:2] == ["getting-started.md", "derivatives.md"]
+    assert pages[-1] == "tensors.md"
