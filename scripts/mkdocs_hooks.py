@@ -20,9 +20,11 @@ Search indexes prose and code, not out blocks nor diagram sources: the
 Material search plugin skips elements marked `data-search-exclude`, so the
 previews under a result show what the page says rather than printed tensors.
 
-Each page of the Learn section can be downloaded as a Jupyter notebook and as
-a Python script, made at build time from its blocks by `rune.literate
-export` (under downloads/), with links to both under the page's title.
+Getting started, each page of the Learn section and Tensors can be
+downloaded as a Jupyter notebook and as a Python script, made at build time
+from its blocks by `rune.literate export` (under downloads/), with links to
+both under the page's title. They stand alone: the notebook installs rune
+first, and links and diagrams lead to the site.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import re
 from pathlib import PurePosixPath
 
 from rune.literate import parse_page
-from rune.literate.export import FORMATS, export_page
+from rune.literate.export import FORMATS, Standalone, export_page
 
 MARKER = "<!-- api: rune.nx by family -->"
 _STAR_IMPORT = re.compile(r"^from \.(\w+) import \*", re.MULTILINE)
@@ -42,9 +44,16 @@ _STAR_IMPORT = re.compile(r"^from \.(\w+) import \*", re.MULTILINE)
 _RUNE_SPAN = re.compile(r"(?<![`\[])`(?P<name>rune(?:\.[A-Za-z_]\w*)+)(?P<rest>\([^`]*)?`(?![`\]])")
 _FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
 # What search leaves out: out blocks and the Mermaid source of diagrams.
-_UNSEARCHED = re.compile(r'<(div class="language-out highlight"|pre class="mermaid")>')
+# (The rune-literate plugin gives every out block the class literate-out.)
+_UNSEARCHED = re.compile(r'<(div class="[^"]*\bliterate-out\b[^"]*"|pre class="mermaid")>')
 LEARN_SECTION = "Learn"
+# Pages outside the Learn section that are downloaded too, by their nav title.
+ALSO_DOWNLOADED = ("Getting started", "Tensors")
 DOWNLOADS = "downloads"
+# The README's install command, the distribution from the repository, with the
+# fast extra (numexpr), which the outputs are checked with (the test extra has it):
+# the jit page's Fusion outputs need it.
+INSTALL = 'pip install "rune-autodiff[fast] @ git+{repo_url}"'
 
 
 def _families(package: str) -> list:
@@ -146,20 +155,43 @@ def learn_pages(nav: list) -> list[str]:
     return []
 
 
+def downloaded_pages(nav: list) -> list[str]:
+    """The pages with a notebook and a script: the Learn section's, and those
+    ALSO_DOWNLOADED names, in the nav's order."""
+    found = []
+
+    def walk(entries, in_learn):
+        for entry in entries or []:
+            title, value = next(iter(entry.items())) if isinstance(entry, dict) else (None, entry)
+            if isinstance(value, list):
+                walk(value, title == LEARN_SECTION)
+            elif in_learn or title in ALSO_DOWNLOADED:
+                found.append(value)
+
+    walk(nav, False)
+    return found
+
+
 def download_uri(src_uri: str, to: str) -> str:
     return f"{DOWNLOADS}/{PurePosixPath(src_uri).stem}.{to}"
 
 
+def standalone(src_uri: str, config) -> Standalone:
+    """How the page's downloads stand alone: the site's address and rune's install."""
+    return Standalone(site_url=config["site_url"] or "", page_uri=src_uri,
+                      install=INSTALL.format(repo_url=config["repo_url"]))
+
+
 def on_files(files, config, **kwargs):
-    """Add each Learn page's notebook and script to the site."""
+    """Add the notebook and the script of each downloaded page to the site."""
     from mkdocs.structure.files import File  # here: the tests import this module without mkdocs
 
-    for src_uri in learn_pages(config["nav"]):
+    for src_uri in downloaded_pages(config["nav"]):
         page = files.get_file_from_path(src_uri)
         parsed = parse_page(page.content_string, src_uri)
         for to in FORMATS:
-            files.append(File.generated(config, download_uri(src_uri, to),
-                                        content=export_page(parsed, to)))
+            content = export_page(parsed, to, standalone(src_uri, config))
+            files.append(File.generated(config, download_uri(src_uri, to), content=content))
     return files
 
 
@@ -177,7 +209,7 @@ def add_download_links(markdown: str, src_uri: str) -> str:
 
 
 def on_page_markdown(markdown: str, page, config, **kwargs) -> str:
-    if page.file.src_uri in learn_pages(config["nav"]):
+    if page.file.src_uri in downloaded_pages(config["nav"]):
         markdown = add_download_links(markdown, page.file.src_uri)
     if not page.file.src_uri.startswith("api/"):
         markdown = link_api_names(markdown)

@@ -22,10 +22,19 @@ Both come from the same blocks the tests run, in page order:
   an expression's value is shown as the interpreter shows it, and the
   expected output follows as a comment), so the blocks after it find the
   names it defines; a shell session is shown, not run;
-- a skipped block is shown, not run: a markdown code fence, a comment;
+- a skipped block is shown, not run: a markdown code fence, a comment; a
+  block skipped only when a condition holds (`skip if`) is a code cell whose
+  first line says when the page skips it (in the script, it runs under
+  `if not (condition):`);
 - a `clear` directive empties the namespace (`%reset -f`; in the script, a
   loop deleting the page's names), then runs the preludes again (the page's
   `clear` keeps what they define).
+
+A page published on a site can be exported to stand alone, away from the
+site and its repository ([`Standalone`][rune.literate.export.Standalone]):
+an install cell comes first, links to other pages lead to the site rather
+than to `.md` files, and a Mermaid diagram, which a notebook may not draw,
+becomes a link to the picture on the site.
 """
 
 from __future__ import annotations
@@ -37,7 +46,8 @@ import os
 import re
 import sys
 import textwrap
-from pathlib import Path
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
 from .parser import (
     ClearNamespace,
@@ -60,14 +70,55 @@ _CLEAR_SCRIPT = (
     "    del globals()[_name]\n"
 )
 _PERCENT_CELL = "# %%"
+# A markdown link or image to a page of the site: [text](other.md#part).
+_PAGE_LINK = re.compile(r"(?P<head>!?\[[^\]]*\]\()(?P<target>(?![a-z][a-z0-9+.-]*:|/|#)"
+                        r"[^)\s#]+\.md)(?P<fragment>#[^)\s]*)?\)")
+_FENCE_LINE = re.compile(r"[ \t>]*(`{3,}|~{3,})(.*)")
+_MERMAID_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*mermaid[ \t]*\n.*?^(?P=fence)[ \t]*$",
+                            re.MULTILINE | re.DOTALL)
 
 
-def export_page(page: Page, to: str) -> str:
+@dataclass(frozen=True)
+class Standalone:
+    """What a page published on a site needs to be read and run away from it.
+
+    Attributes:
+      site_url: the address of the site's root, such as
+        `"https://example.org/project/"`; a link to `other.md#part` becomes
+        `site_url + "other/#part"` (MkDocs' directory URLs), and a Mermaid
+        diagram a link to the page where it is drawn.
+      page_uri: the page's path under the docs directory (`"guide/intro.md"`),
+        which links are relative to.
+      install: the shell command that installs what the page imports (a
+        notebook runs it first as `%pip install ...`; a script says it in a
+        comment), or None.
+
+    >>> standalone = Standalone("https://example.org/p/", "guide/intro.md")
+    >>> standalone.url("../index.md", "#install")
+    'https://example.org/p/#install'
+    """
+
+    site_url: str
+    page_uri: str
+    install: str | None = None
+
+    def url(self, target: str, fragment: str = "") -> str:
+        """The site's address of a page, by its path relative to this page."""
+        path = PurePosixPath(os.path.normpath(PurePosixPath(self.page_uri).parent / target))
+        page = path.with_suffix("")
+        directory = page.parent if page.name == "index" else page
+        relative = "" if str(directory) in (".", "") else f"{directory.as_posix()}/"
+        return f"{self.site_url.rstrip('/')}/{relative}{fragment}"
+
+
+def export_page(page: Page, to: str, standalone: Standalone | None = None) -> str:
     """The text of `page` as a notebook (`to="ipynb"`) or a script (`to="py"`).
 
     Args:
       page: a parsed page (from [`read_page`][rune.literate.read_page]).
       to: `"ipynb"` or `"py"`.
+      standalone: where the page is published and how to install what it
+        needs, for an export that stands alone; None exports the page as it is.
 
     Raises:
       ValueError: `to` is neither.
@@ -83,9 +134,9 @@ def export_page(page: Page, to: str) -> str:
     # 2
     """
     if to == "ipynb":
-        return json.dumps(notebook(page), indent=1, ensure_ascii=False) + "\n"
+        return json.dumps(notebook(page, standalone), indent=1, ensure_ascii=False) + "\n"
     if to == "py":
-        return script(page)
+        return script(page, standalone)
     raise ValueError(f"export: to must be one of {', '.join(FORMATS)}, got {to!r}")
 
 
@@ -118,8 +169,51 @@ def _span(text: str, line_start: list[int], step) -> tuple[int, int]:
     return start, start  # a clear directive: its comment goes with the prose
 
 
-def _prose(text: str) -> str:
-    return _DIRECTIVE.sub("", text).strip("\n")
+def _prose(text: str, standalone: Standalone | None = None, page_text: str = "") -> str:
+    text = _DIRECTIVE.sub("", text).strip("\n")
+    return text if standalone is None else _away_from_the_site(text, standalone, page_text)
+
+
+def _away_from_the_site(text: str, standalone: Standalone, page_text: str) -> str:
+    """Prose whose page links and diagrams lead to the site."""
+    text = _PAGE_LINK.sub(
+        lambda link: f"{link['head']}{standalone.url(link['target'], link['fragment'] or '')})",
+        text)
+    return _MERMAID_FENCE.sub(
+        lambda fence: _diagram_link(page_text, page_text.find(fence.group()), standalone), text)
+
+
+def _diagram_link(page_text: str, at: int, standalone: Standalone) -> str:
+    """A link to where the site draws the diagram at offset `at` of the page: its section."""
+    section = _section_at(page_text, at)
+    url = standalone.url(PurePosixPath(standalone.page_uri).name, f"#{section}" if section else "")
+    return f"*A diagram: [see it drawn on the site]({url}).*"
+
+
+def _section_at(page_text: str, at: int) -> str | None:
+    """The anchor of the last heading (## or deeper) before offset `at`, outside fences."""
+    section, fence, offset = None, None, 0
+    for line in page_text.splitlines(keepends=True):
+        if offset >= at:
+            break
+        offset += len(line)
+        marker = _FENCE_LINE.match(line)
+        if marker and marker[1][0] == "`" and "`" in marker[2]:
+            marker = None  # inline code at the start of a line, not a fence
+        if fence is not None:
+            closes = marker and marker[1][0] == fence[0] and len(marker[1]) >= len(fence)
+            fence = None if closes and not marker[2].strip() else fence
+        elif marker:
+            fence = marker[1]
+        elif re.match(r"#{2,6}[ \t]", line):
+            section = _slug(line.lstrip("#").strip().rstrip("#").strip())
+    return section
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as Python-Markdown's toc extension makes it."""
+    words = re.sub(r"[^\w\s-]", "", heading).strip().lower()
+    return re.sub(r"[-\s]+", "-", words)
 
 
 def _out_parts(block: PythonBlock) -> tuple[str, str | None]:
@@ -131,14 +225,17 @@ def _out_parts(block: PythonBlock) -> tuple[str, str | None]:
     return printed, error
 
 
-def notebook(page: Page) -> dict:
+def notebook(page: Page, standalone: Standalone | None = None) -> dict:
     """The page as an nbformat 4 notebook (a JSON-ready dict)."""
     preludes = [_code_cell(_prelude_note(prelude) + prelude.code, tags=["prelude"])
                 for prelude in page.preludes]
-    cells = list(preludes)
+    cells = []
+    if standalone is not None and standalone.install:
+        cells.append(_code_cell(f"%{standalone.install}", tags=["install"]))
+    cells += preludes
     for kind, value in pieces(page):
         if kind == "prose":
-            cells.append(_markdown_cell(_prose(value)))
+            cells.append(_markdown_cell(_prose(value, standalone, page.text)))
         elif isinstance(value, ClearNamespace):  # the page keeps what its preludes define
             cells += [_code_cell("%reset -f", tags=["clear"]), *preludes]
         elif isinstance(value, (SetupBlock, TeardownBlock)):
@@ -149,10 +246,13 @@ def notebook(page: Page) -> dict:
             cells.append(_markdown_cell(f"```{value.fence.language}\n{value.fence.code}```"))
         elif value.session is not None:
             cells += [_example_cell(example) for example in value.session]
-        elif value.skip:
+        elif value.skip and value.skip_condition is None:
             cells.append(_markdown_cell(f"```python\n{value.fence.code}```"))
         else:
             cells.append(_block_cell(value))
+            if standalone is not None and _draws_a_diagram(value):
+                cells.append(_markdown_cell(_diagram_link(page.text, value.fence.start,
+                                                          standalone)))
     for number, cell in enumerate(cells):
         cell["id"] = f"cell-{number}"  # nbformat 4.5 wants an id on each cell
     return {
@@ -166,6 +266,11 @@ def notebook(page: Page) -> dict:
     }
 
 
+def _draws_a_diagram(block: PythonBlock) -> bool:
+    """Whether the block's out block is a Mermaid diagram the site draws."""
+    return block.out is not None and block.out.language == "mermaid"
+
+
 def _block_cell(block: PythonBlock) -> dict:
     printed, error = _out_parts(block)
     outputs = []
@@ -176,7 +281,10 @@ def _block_cell(block: PythonBlock) -> dict:
         name, _, message = error.partition(": ")
         outputs.append({"output_type": "error", "ename": name, "evalue": message,
                         "traceback": [error]})
-    return _code_cell(block.fence.code, outputs=outputs,
+    code = block.fence.code
+    if block.skip_condition is not None:
+        code = f"{_skip_comment(block)}\n{code}"
+    return _code_cell(code, outputs=outputs,
                       tags=["raises-exception"] if block.raises else [])
 
 
@@ -191,6 +299,12 @@ def _example_cell(example) -> dict:
                         "text": _source_lines(example.want + "\n")})
     return _code_cell(example.source, outputs=outputs,
                       tags=["raises-exception"] if example.expects_exception else [])
+
+
+def _skip_comment(block: PythonBlock) -> str:
+    """What a `skip if` directive says, as a comment."""
+    because = f" ({block.skip_reason})" if block.skip_reason else ""
+    return f"# The page skips this block if {block.skip_condition}{because}."
 
 
 def _markdown_cell(text: str) -> dict:
@@ -208,13 +322,17 @@ def _source_lines(text: str) -> list[str]:
     return text.splitlines(keepends=True)
 
 
-def script(page: Page) -> str:
+def script(page: Page, standalone: Standalone | None = None) -> str:
     """The page as a Python script in the percent format."""
     preludes = [f"{_PERCENT_CELL}\n{_script_prelude(prelude)}" for prelude in page.preludes]
-    cells = list(preludes)
+    cells = []
+    if standalone is not None and standalone.install:
+        cells.append(f"# Needs: {standalone.install}\n")
+    cells += preludes
     for kind, value in pieces(page):
         if kind == "prose":
-            cells.append(f"{_PERCENT_CELL} [markdown]\n" + _comment(_prose(value)))
+            cells.append(f"{_PERCENT_CELL} [markdown]\n"
+                         + _comment(_prose(value, standalone, page.text)))
         elif isinstance(value, ClearNamespace):  # the page keeps what its preludes define
             cells += [f"{_PERCENT_CELL}\n{_CLEAR_SCRIPT}", *preludes]
         elif isinstance(value, (SetupBlock, TeardownBlock)):
@@ -224,7 +342,7 @@ def script(page: Page) -> str:
                          + _comment(value.fence.code))
         elif value.session is not None:
             cells.append(f"{_PERCENT_CELL}\n{_script_session(value)}")
-        elif value.skip:
+        elif value.skip and value.skip_condition is None:
             cells.append(f"{_PERCENT_CELL}\n# Not run (the page skips it):\n"
                          + _comment(value.fence.code))
         else:
@@ -256,6 +374,9 @@ def _script_block(block: PythonBlock) -> str:
     code = block.fence.code
     if block.raises:
         code = _catching(code, "the page shows this block raising")
+    if block.skip_condition is not None:
+        code = (f"{_skip_comment(block)}\nif not ({block.skip_condition}):\n"
+                + textwrap.indent(code, "    "))
     if block.out is None:
         return code
     return code + "# out:\n" + _comment(block.out.body)
