@@ -89,9 +89,10 @@ def jacobian_shapes(f, x, column: int = 0, row: int = 0) -> str:
     y = bottom + PANEL_GAP + 8
     canvas.text(MARGIN, y, f"jvp: J v = one column ({n} passes for J)", "tan")
     tan_column = lambda i, j: "hl-tan" if j == column else "cell"  # noqa: E731
+    tan = lambda i, j: "hl-tan"  # noqa: E731
     bottom = _equation(canvas, y + 10, [
-        Grid(jacobian, w, tan_column), "\u00b7", Grid(_values(v)[:, None], w, lambda i, j: "hl-tan"),
-        "=", Grid(_values(pushed)[:, None], w, lambda i, j: "hl-tan")])
+        Grid(jacobian, w, tan_column), "\u00b7", Grid(_values(v)[:, None], w, tan),
+        "=", Grid(_values(pushed)[:, None], w, tan)])
     y = bottom + PANEL_GAP + 8
     canvas.text(MARGIN, y, f"vjp: u\u1d40 J = one row ({m} passes for J)", "cot")
     cot_row = lambda i, j: "hl-cot" if i == row else "cell"  # noqa: E731
@@ -117,7 +118,7 @@ def vmap_axes(f, x, in_axes: int = 0, out_axes: int = 0) -> str:
     examples = [np.take(values, k, axis=axis) for k in range(count)]
     results = [f(nx.array(e)) for e in examples]
     w = _cell_width(values, out_values)
-    colour = lambda k: f"e{k}"  # noqa: E731
+    colour = lambda k: f"e{k} example"  # noqa: E731
     canvas = Canvas(f"vmap maps f over axis {in_axes} of x and stacks the results "
                     f"along axis {out_axes}")
     canvas.text(MARGIN, 16, f"x: {list(values.shape)}, in_axes={in_axes}: {count} examples")

@@ -91,6 +91,9 @@ class Layout:
             return f"{self.names.arg(node)}: input"
         return equation_label(node, self.names)
 
+    def label_line(self, node) -> list:
+        return [(self.label(node), "")]
+
     def draw(self, canvas: Canvas, lines_of, head: str, colour: str) -> None:
         """Boxes (each with the text lines `lines_of(node)`) and arrows."""
         for node in self.nodes:
@@ -139,7 +142,7 @@ def program(graph: Graph, title: str, colour: str = "") -> str:
     canvas = Canvas(f"{title}: the program as boxes and arrows")
     canvas.text(MARGIN, 16, title, colour)
     layout = Layout(graph, lines=1, top=28)
-    layout.draw(canvas, lambda node: [(layout.label(node), "")], "end", colour)
+    layout.draw(canvas, layout.label_line, "end", colour)
     return canvas.svg()
 
 
@@ -187,7 +190,7 @@ def flow(f, x, tangent=None) -> str:
     for node, value, other in zip([*graph.inputs, *graph.equations], values, carried):
         lines[id(node)] = [("value " + " " * (len(word) - 5) + array_text(value), "muted"),
                            (f"{word} {array_text(other)}", colour)]
-    canvas = Canvas(f"{title}: f's graph, each value with its {word}")
+    canvas = Canvas(f"{title}: the graph of f, each value with its {word}")
     canvas.text(MARGIN, 16, title, colour)
     layout = Layout(graph, lines=3, top=28)
     layout.draw(canvas, lambda node: [(layout.label(node), ""), *lines[id(node)]], head, colour)
@@ -210,6 +213,6 @@ def linearize_then_transpose(f, x) -> str:
     for graph, title, colour in panels:
         canvas.text(MARGIN, top, title, colour)
         layout = Layout(graph, lines=1, top=top + 12)
-        layout.draw(canvas, lambda node: [(layout.label(node), "")], "end", colour)
+        layout.draw(canvas, layout.label_line, "end", colour)
         top = layout.bottom + 34
     return canvas.svg()

@@ -14,6 +14,7 @@ so 13-unit text renders at 11 px or more down to a 330 px column.
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 import numpy as np
@@ -24,8 +25,16 @@ CHAR = 0.61 * FONT  # a monospace character's advance
 LINE = FONT + 5
 
 STYLE = """\
-.rp{--rp-tan:#c2410c;--rp-cot:#1d4ed8;--rp-e0:#0e7490;--rp-e1:#a21caf;--rp-e2:#4d7c0f;--rp-e3:#b45309}
-[data-md-color-scheme=slate] .rp{--rp-tan:#fdba74;--rp-cot:#93c5fd;--rp-e0:#67e8f9;--rp-e1:#f0abfc;--rp-e2:#bef264;--rp-e3:#fcd34d}
+.rp{--rp-tan:#c2410c;--rp-cot:#1d4ed8}
+[data-md-color-scheme=slate] .rp{--rp-tan:#fdba74;--rp-cot:#93c5fd}
+.rp .e0{--rp-e:#0e7490}
+.rp .e1{--rp-e:#a21caf}
+.rp .e2{--rp-e:#4d7c0f}
+.rp .e3{--rp-e:#b45309}
+[data-md-color-scheme=slate] .rp .e0{--rp-e:#67e8f9}
+[data-md-color-scheme=slate] .rp .e1{--rp-e:#f0abfc}
+[data-md-color-scheme=slate] .rp .e2{--rp-e:#bef264}
+[data-md-color-scheme=slate] .rp .e3{--rp-e:#fcd34d}
 .rp text{fill:currentColor;font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .rp .muted{fill-opacity:.7}
 .rp .box{fill:none;stroke:currentColor;stroke-opacity:.45}
@@ -40,21 +49,31 @@ STYLE = """\
 .rp .cell{fill:none;stroke:currentColor;stroke-opacity:.35}
 .rp .hl-tan{fill:var(--rp-tan);fill-opacity:.22;stroke:var(--rp-tan)}
 .rp .hl-cot{fill:var(--rp-cot);fill-opacity:.22;stroke:var(--rp-cot)}
-.rp .e0{fill:var(--rp-e0);fill-opacity:.25;stroke:var(--rp-e0)}
-.rp .e1{fill:var(--rp-e1);fill-opacity:.25;stroke:var(--rp-e1)}
-.rp .e2{fill:var(--rp-e2);fill-opacity:.25;stroke:var(--rp-e2)}
-.rp .e3{fill:var(--rp-e3);fill-opacity:.25;stroke:var(--rp-e3)}
-.rp text.e0{fill:var(--rp-e0)}.rp text.e1{fill:var(--rp-e1)}.rp text.e2{fill:var(--rp-e2)}.rp text.e3{fill:var(--rp-e3)}
-.rp text.e0,.rp text.e1,.rp text.e2,.rp text.e3{fill-opacity:1;stroke:none}"""
+.rp rect.example{fill:var(--rp-e);fill-opacity:.25;stroke:var(--rp-e)}
+.rp text.example{fill:var(--rp-e)}"""
 
 # Arrowheads, one per colour; orient auto-start-reverse lets a path carry its
 # head at either end (forward: at the end; backward: at the start).
-MARKERS = "".join(
-    f'<marker id="rp-{kind}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-    f'markerHeight="7" orient="auto-start-reverse"><path class="{css}" d="M0 0L10 5L0 10z"/>'
-    "</marker>"
+MARKERS = {
+    kind: f'<marker id="rp-{kind}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+          f'markerHeight="7" orient="auto-start-reverse"><path class="{css}" d="M0 0L10 5L0 10z"/>'
+          "</marker>"
     for kind, css in (("arrow", "head"), ("arrow-tan", "head-tan"), ("arrow-cot", "head-cot"))
-)
+}
+_CLASS = re.compile(r"\.([a-z][\w-]*)")
+_USED_CLASS = re.compile(r'class="([^"]*)"')
+
+
+def used_style(elements: list[str]) -> str:
+    """The stylesheet's rules for the classes the elements use, and the palette's."""
+    used = {name for element in elements for match in _USED_CLASS.finditer(element)
+            for name in match[1].split()}
+    kept = []
+    for rule in STYLE.splitlines():
+        classes = set(_CLASS.findall(rule.split("{")[0])) - {"rp"}
+        if not classes or classes & used:
+            kept.append(rule)
+    return "\n".join(kept)
 
 
 def coordinate(v: float) -> str:
@@ -107,7 +126,7 @@ class Canvas:
             attributes += f' text-anchor="{anchor}"'
         if css:
             attributes += f' class="{css}"'
-        self.elements.append(f"<text{attributes}>{escape(content)}</text>")
+        self.elements.append(f"<text{attributes}>{escape(content, quote=False)}</text>")
         self.grow(y + 5)
 
     def rect(self, x, y, w, h, css: str = "box", rounded: float = 0) -> None:
@@ -129,15 +148,17 @@ class Canvas:
 
     def svg(self, padding: float = 6) -> str:
         """The drawing as one SVG element, `label` as its accessible name."""
+        markers = [marker for kind, marker in MARKERS.items()
+                   if any(f"url(#rp-{kind})" in element for element in self.elements)]
         height = coordinate(self.height + padding)
         width = coordinate(self.width)
         return "\n".join([
             f'<svg xmlns="http://www.w3.org/2000/svg" class="rp" role="img" '
             f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-            f'aria-label="{escape(self.label)}">',
-            f"<title>{escape(self.label)}</title>",
-            f"<style>\n{STYLE}\n</style>",
-            f"<defs>{MARKERS}</defs>",
+            f'aria-label="{escape(self.label, quote=False)}">',
+            f"<title>{escape(self.label, quote=False)}</title>",
+            f"<style>\n{used_style(self.elements + markers)}\n</style>",
+            *([f"<defs>{''.join(markers)}</defs>"] if markers else []),
             *self.elements,
             "</svg>",
         ])
