@@ -15,7 +15,10 @@ passes when:
 - each Mermaid diagram is rendered as an SVG, not as mermaid's error picture;
 - what scripts/site_reading.py checks as a reader reads: tables and plots at
   688 px and 390 px, no raw Sphinx roles, maths typeset, API links from the
-  prose and the downloads of Learn pages.
+  prose and the downloads of Learn pages;
+- what scripts/site_figures.py checks of pictures, diagrams and maths: their
+  text at 11 px or more at 390 px, no maths left raw or written in Unicode,
+  Mermaid's script loaded only where a diagram is.
 
 Then the search, opened from `?q=linearize`, must list a result that mentions
 "linearize", and its index must hold no out block. Screenshots of Home, a
@@ -48,6 +51,8 @@ import threading
 import time
 from pathlib import Path
 
+import mkdocs_diagrams
+import site_figures
 import site_reading
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -323,7 +328,8 @@ def expected_blocks(markdown: Path) -> dict:
         # which renders as a diagram (counted below), not as an out block.
         "out": sum(block.out is not None and block.out.language == "out"
                    for block in page.python_blocks),
-        "mermaid": count_mermaid_fences(text),
+        # Boxes-and-arrows flowcharts are drawn at build time (scripts/mkdocs_diagrams.py).
+        "mermaid": count_mermaid_fences(mkdocs_diagrams.draw_static_flowcharts(text)),
     }
 
 
@@ -377,6 +383,7 @@ def check_page(browser: Browser, base: str, markdown: Path, learn: bool) -> list
         failures.append("mermaid drew an error instead of a diagram (a syntax error?)")
     failures += browser.problems()
     failures += site_reading.check_reading(browser, base, url, markdown, learn)
+    failures += site_figures.check_figures(browser, _mermaid_drawn())
     palettes = ("light", "dark") if "#only-" in markdown.read_text(encoding="utf-8") else ("light",)
     for viewport in site_reading.VIEWPORTS:
         for palette in palettes:

@@ -33,37 +33,45 @@ def equation_label(eq, names: _Naming) -> str:
     return f"{made} = {prim.name} {' '.join(operands)}"
 
 
-class Layout:
-    """Boxes of a graph in layers: inputs in layer 0, an equation one layer
-    below the lowest of its arguments; the widest layer sets the box width."""
+def graph_nodes(graph: Graph):
+    """A graph's boxes (its inputs, then its equations) and, for each box's
+    `id`, the boxes that make its arguments, once each."""
+    nodes = list(graph.inputs) + list(graph.equations)
+    made_by = {id(var): var for var in graph.inputs}  # id of a Var -> its box
+    sources = {}
+    for eq in graph.equations:
+        found = []
+        for arg in eq[1]:
+            node = made_by.get(id(arg))
+            if node is not None and all(node is not s for s in found):
+                found.append(node)
+        sources[id(eq)] = found
+        for var in results(eq[3]):
+            made_by[id(var)] = eq
+    return nodes, sources
 
-    def __init__(self, graph: Graph, lines: int, top: float, width: float = WIDTH):
-        self.graph = graph
-        self.names = _Naming(graph)
-        self.nodes = list(graph.inputs) + [eq for eq in graph.equations]
-        made_by = {}  # id of a Var -> its node
+
+class Layout:
+    """Boxes in layers: a box with no sources in layer 0, any other one layer
+    below the lowest of its sources; the widest layer sets the box width,
+    the box with the most lines of a layer its height (`lines(node, box_w)`).
+    `nodes` come in an order where each box's sources come before it."""
+
+    def __init__(self, nodes, sources: dict, lines, top: float, width: float = WIDTH,
+                 uniform: bool = True):
+        self.nodes = list(nodes)
+        self.sources = sources
         layer = {}
-        for var in graph.inputs:
-            made_by[id(var)] = var
-            layer[id(var)] = 0
-        self.sources = {}  # id of a node -> the nodes of its Var arguments, once each
-        for eq in graph.equations:
-            sources = []
-            for arg in eq[1]:
-                node = made_by.get(id(arg))
-                if node is not None and all(node is not s for s in sources):
-                    sources.append(node)
-            self.sources[id(eq)] = sources
-            layer[id(eq)] = 1 + max((layer[id(s)] for s in sources), default=-1)
-            for var in results(eq[3]):
-                made_by[id(var)] = eq
+        for node in self.nodes:  # sources come first
+            layer[id(node)] = 1 + max((layer[id(s)] for s in sources.get(id(node), ())),
+                                      default=-1)
         self.layer = layer
         rows = max(layer.values()) + 1
         per_row = [[n for n in self.nodes if layer[id(n)] == r] for r in range(rows)]
         self.column = {id(n): (i, len(row)) for row in per_row for i, n in enumerate(row)}
         # Arrows that skip layers go down a lane beside the boxes: on the left
         # from the first box of a row of several, else on the right.
-        self.skips = [(s, n) for n in self.nodes for s in self.sources.get(id(n), ())
+        self.skips = [(s, n) for n in self.nodes for s in sources.get(id(n), ())
                       if layer[id(n)] - layer[id(s)] > 1]
         left = sum(self.side(s) == "left" for s, _ in self.skips)
         right = len(self.skips) - left
@@ -71,16 +79,30 @@ class Layout:
         right_lanes = LANE * right + 6 if right else 0
         widest = max(len(row) for row in per_row)
         room = width - 2 * MARGIN - self.left_lanes - right_lanes - GAP * (widest - 1)
-        self.box_w = min(250.0, room / widest)
-        self.box_h = lines * LINE + 8
         self.position = {}
+        self.row_height = {}
+        self.box_width = {}  # boxes of a row are as wide; all are, if uniform
         middle = MARGIN + self.left_lanes + (room + GAP * (widest - 1)) / 2
-        for r, row in enumerate(per_row):
-            total = len(row) * self.box_w + (len(row) - 1) * GAP
+        y = top
+        for row in per_row:
+            fits = (room + GAP * (widest - len(row))) / len(row)
+            box_w = min(250.0, room / widest if uniform else fits)
+            height = max(lines(node, box_w) for node in row) * LINE + 8
+            total = len(row) * box_w + (len(row) - 1) * GAP
             for i, node in enumerate(row):
-                x = middle - total / 2 + i * (self.box_w + GAP)
-                self.position[id(node)] = (x, top + r * (self.box_h + ROW_GAP))
-        self.bottom = top + rows * (self.box_h + ROW_GAP) - ROW_GAP
+                self.position[id(node)] = (middle - total / 2 + i * (box_w + GAP), y)
+                self.row_height[id(node)] = height
+                self.box_width[id(node)] = box_w
+            y += height + ROW_GAP
+        self.bottom = y - ROW_GAP
+
+    @classmethod
+    def of_graph(cls, graph: Graph, lines: int, top: float) -> Layout:
+        """A graph's boxes, each `lines` lines tall, labelled by `label`."""
+        nodes, sources = graph_nodes(graph)
+        layout = cls(nodes, sources, lambda node, box_w: lines, top)
+        layout.names = _Naming(graph)
+        return layout
 
     def side(self, source) -> str:
         index, count = self.column[id(source)]
@@ -98,11 +120,12 @@ class Layout:
         """Boxes (each with the text lines `lines_of(node)`) and arrows."""
         for node in self.nodes:
             x, y = self.position[id(node)]
-            canvas.rect(x, y, self.box_w, self.box_h, rounded=5)
+            box_w = self.box_width[id(node)]
+            canvas.rect(x, y, box_w, self.row_height[id(node)], rounded=5)
             for i, (text, css) in enumerate(lines_of(node)):
-                if len(text) * CHAR > self.box_w - 8:  # it would spill out of its box
+                if len(text) * CHAR > box_w - 8:  # it would spill out of its box
                     raise ValueError(f"rune._pictures: {text!r} is too long for a box "
-                                     f"{self.box_w:.0f} units wide")
+                                     f"{box_w:.0f} units wide")
                 canvas.text(x + 6, y + 4 + (i + 1) * LINE - 4, text, css)
         for node in self.nodes:
             sources = self.sources.get(id(node), ())
@@ -111,11 +134,12 @@ class Layout:
                 if self.layer[id(node)] - self.layer[id(source)] > 1:
                     continue
                 sx, sy = self.position[id(source)]
+                bottom = sy + self.row_height[id(source)]
                 # into the top of the box, spread along it by argument
-                into = tx + self.box_w * (k + 1) / (len(sources) + 1)
-                start = sx + self.box_w / 2
-                below = sy + self.box_h + ROW_GAP / 2
-                points = [(start, sy + self.box_h), (start, below), (into, below), (into, ty)]
+                into = tx + self.box_width[id(node)] * (k + 1) / (len(sources) + 1)
+                start = sx + self.box_width[id(source)] / 2
+                below = bottom + ROW_GAP / 2
+                points = [(start, bottom), (start, below), (into, below), (into, ty)]
                 canvas.path(points, head=head, colour=colour)
         lanes = {"left": 0, "right": 0}
         for source, node in self.skips:
@@ -123,13 +147,14 @@ class Layout:
             lanes[side] += 1
             (sx, sy), (tx, ty) = self.position[id(source)], self.position[id(node)]
             if side == "right":
-                edge = max(sx, tx) + self.box_w
-                x_lane = edge + LANE * lanes[side]
-                out_x, in_x = sx + self.box_w, tx + self.box_w
+                out_x = sx + self.box_width[id(source)]
+                in_x = tx + self.box_width[id(node)]
+                x_lane = max(out_x, in_x) + LANE * lanes[side]
             else:
                 x_lane = min(sx, tx) - LANE * lanes[side]
                 out_x, in_x = sx, tx
-            out_y, in_y = sy + self.box_h / 2, ty + self.box_h / 2
+            out_y = sy + self.row_height[id(source)] / 2
+            in_y = ty + self.row_height[id(node)] / 2
             points = [(out_x, out_y), (x_lane, out_y), (x_lane, in_y), (in_x, in_y)]
             canvas.path(points, head=head, colour=colour)
 
@@ -141,7 +166,7 @@ def program(graph: Graph, title: str, colour: str = "") -> str:
     """
     canvas = Canvas(f"{title}: the program as boxes and arrows")
     canvas.text(MARGIN, 16, title, colour)
-    layout = Layout(graph, lines=1, top=28)
+    layout = Layout.of_graph(graph, lines=1, top=28)
     layout.draw(canvas, layout.label_line, "end", colour)
     return canvas.svg()
 
@@ -192,7 +217,7 @@ def flow(f, x, tangent=None) -> str:
                            (f"{word} {array_text(other)}", colour)]
     canvas = Canvas(f"{title}: the graph of f, each value with its {word}")
     canvas.text(MARGIN, 16, title, colour)
-    layout = Layout(graph, lines=3, top=28)
+    layout = Layout.of_graph(graph, lines=3, top=28)
     layout.draw(canvas, lambda node: [(layout.label(node), ""), *lines[id(node)]], head, colour)
     return canvas.svg()
 
@@ -212,7 +237,7 @@ def linearize_then_transpose(f, x) -> str:
     )
     for graph, title, colour in panels:
         canvas.text(MARGIN, top, title, colour)
-        layout = Layout(graph, lines=1, top=top + 12)
+        layout = Layout.of_graph(graph, lines=1, top=top + 12)
         layout.draw(canvas, layout.label_line, "end", colour)
         top = layout.bottom + 34
     return canvas.svg()
