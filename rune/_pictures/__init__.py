@@ -9,6 +9,7 @@ palettes and change with them; the engine's data they draw is public
 """
 
 from .arrays import jacobian_shapes, vmap_axes
-from .graphs import flow, linearize_then_transpose, program
+from .graphs import flow, linearize_then_transpose, program, programs
 
-__all__ = ["flow", "program", "linearize_then_transpose", "jacobian_shapes", "vmap_axes"]
+__all__ = ["flow", "program", "programs", "linearize_then_transpose", "jacobian_shapes",
+           "vmap_axes"]

@@ -222,6 +222,22 @@ def flow(f, x, tangent=None) -> str:
     return canvas.svg()
 
 
+def programs(panels, label: str) -> str:
+    """Programs one above the other: `panels` holds (graph, title, colour)
+    triples. Under each title, the constants the program keeps (the
+    residuals of a linearization), since they are what it costs in memory."""
+    canvas = Canvas(label)
+    top = 16
+    for graph, title, colour in panels:
+        canvas.text(MARGIN, top, title, colour)
+        layout = Layout.of_graph(graph, lines=1, top=top + 34)
+        kept = [layout.names.arg(k) for k in layout.names.constants]
+        canvas.text(MARGIN, top + 20, "constants kept: " + (", ".join(kept) or "none"), "muted")
+        layout.draw(canvas, layout.label_line, "end", colour)
+        top = layout.bottom + 34
+    return canvas.svg()
+
+
 def linearize_then_transpose(f, x) -> str:
     """f's tangent program (`rune.linearize`) above its transpose (the
     program of `rune.vjp`'s pullback, traced by `rune.make_graph`): the two
@@ -229,15 +245,7 @@ def linearize_then_transpose(f, x) -> str:
     y, tangent_map = rune.linearize(f, x)
     _, pullback = rune.vjp(f, x)
     transposed = rune.make_graph(pullback)(nx.ones_like(y))
-    canvas = Canvas("linearize, then transpose: the tangent program and its transpose")
-    top = 16
-    panels = (
+    return programs([
         (tangent_map.graph, "1. linearize: tangent in, tangent out", "tan"),
         (transposed, "2. transpose: cotangent in, cotangents out", "cot"),
-    )
-    for graph, title, colour in panels:
-        canvas.text(MARGIN, top, title, colour)
-        layout = Layout.of_graph(graph, lines=1, top=top + 12)
-        layout.draw(canvas, layout.label_line, "end", colour)
-        top = layout.bottom + 34
-    return canvas.svg()
+    ], "linearize, then transpose: the tangent program and its transpose")
