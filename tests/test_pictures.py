@@ -113,3 +113,11 @@ def test_a_label_too_long_for_its_box_raises_instead_of_spilling_out():
     with pytest.raises(ValueError, match="too long for a box"):
         _pictures.program(wide, "eight at once")
     assert "<svg" in _pictures.program(graph, "fits")
+
+
+def test_long_values_are_cut_to_fit_their_box():
+    x = nx.array([-0.0123, -0.0456, -0.0789, -0.0111])
+    svg = _pictures.flow(lambda x: nx.sum(nx.sin(x) + nx.cos(x)), x)  # two boxes in a row
+    lines = texts(svg)
+    assert "value [\u22120.0123, \u2026]" in lines  # the first box, 160 units wide
+    assert "cotangent [1.01, \u2026]" in lines

@@ -211,15 +211,32 @@ def flow(f, x, tangent=None) -> str:
     else:
         title, word, colour, head = "forward: tangents flow with values", "tangent", "tan", "end"
         values, carried = rune.jvp(lambda x: tuple(_all_values(graph, x)), (x,), (tangent,))
-    lines = {}
-    for node, value, other in zip([*graph.inputs, *graph.equations], values, carried):
-        lines[id(node)] = [("value " + " " * (len(word) - 5) + array_text(value), "muted"),
-                           (f"{word} {array_text(other)}", colour)]
+    pairs = {id(node): (value, other)
+             for node, value, other in zip([*graph.inputs, *graph.equations], values, carried)}
     canvas = Canvas(f"{title}: the graph of f, each value with its {word}")
     canvas.text(MARGIN, 16, title, colour)
     layout = Layout.of_graph(graph, lines=3, top=28)
-    layout.draw(canvas, lambda node: [(layout.label(node), ""), *lines[id(node)]], head, colour)
+
+    def lines_of(node):
+        value, other = pairs[id(node)]
+        room = layout.box_width[id(node)] - 8
+        return [(layout.label(node), ""),
+                (fitting("value " + " " * (len(word) - 5), value, room), "muted"),
+                (fitting(f"{word} ", other, room), colour)]
+
+    layout.draw(canvas, lines_of, head, colour)
     return canvas.svg()
+
+
+def fitting(prefix: str, value, room: float) -> str:
+    """`prefix` and as many of value's entries, to as many digits, as fit in
+    `room` units (the prefix's padding goes first)."""
+    for start in (prefix, prefix.rstrip() + " "):
+        for most, digits in ((3, 3), (2, 3), (1, 3), (2, 2), (1, 2)):
+            text = start + array_text(value, digits=digits, most=most)
+            if len(text) * CHAR <= room:
+                return text
+    return prefix.rstrip() + " \u2026"
 
 
 def programs(panels, label: str) -> str:
