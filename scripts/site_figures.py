@@ -5,8 +5,8 @@
   11 px or more on a phone (390 px wide): its font size in the drawing's
   units times the drawing's rendered width over its viewBox width.
 - Maths is typeset: no `$...$`, `\\(...\\)` or `\\[...\\]` is left as text, and
-  the prose writes no maths in Unicode (Jᵀ, ȳ, x₀, sin′, x²) that KaTeX
-  should typeset.
+  the pages' prose writes no maths in Unicode (Jᵀ, ȳ, x₀, sin′, x²) that
+  KaTeX should typeset (docstrings may: `help()` shows them as text too).
 - The 3.6 MB Mermaid script loads only on pages that have a Mermaid diagram,
   and KaTeX only on pages that have maths.
 
@@ -48,16 +48,19 @@ MEASURE_FIGURES = r"""(() => {
     });
   const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT);
   let prose = "";
+  let pages_prose = "";  // without docstrings, which help() shows too: x² reads better there
   while (walker.nextNode()) {
     const parent = walker.currentNode.parentElement;
     if (!parent.closest("pre, code, .katex, .arithmatex, svg, .mermaid, .doc-signature")) {
       prose += walker.currentNode.textContent;
+      if (!parent.closest(".doc")) pages_prose += walker.currentNode.textContent;
     }
   }
   const scripts = [...document.querySelectorAll("script[src]")].map((s) => s.src);
   return {
     pictures,
     prose,
+    pages_prose,
     diagrams: content.querySelectorAll("div.mermaid, pre.mermaid").length,
     maths: content.querySelectorAll(".arithmatex").length,
     mermaid_loaded: scripts.some((src) => /mermaid[^/]*\.js$/.test(src)),
@@ -90,10 +93,10 @@ def check_maths_and_scripts(seen: dict) -> list[str]:
     raw = RAW_MATHS.search(seen["prose"])
     if raw:
         failures.append(f"maths left as text, not typeset: {context(seen['prose'], raw)}")
-    unicode = UNICODE_MATHS.search(seen["prose"])
+    unicode = UNICODE_MATHS.search(seen["pages_prose"])
     if unicode:
         failures.append("maths written in Unicode where KaTeX should typeset it: "
-                        f"{context(seen['prose'], unicode)}")
+                        f"{context(seen['pages_prose'], unicode)}")
     if seen["mermaid_loaded"] and not seen["diagrams"]:
         failures.append("the page loads the Mermaid script but has no diagram")
     if seen["katex_loaded"] and not seen["maths"]:

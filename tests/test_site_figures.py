@@ -71,8 +71,8 @@ def test_out_blocks_and_diagrams_shown_as_source_stay():
     assert diagrams.draw_static_flowcharts(shown) == shown
 
 
-def seen(prose="", diagrams=0, maths=0, mermaid=False, katex=False):
-    return {"prose": prose, "diagrams": diagrams, "maths": maths,
+def seen(prose="", diagrams=0, maths=0, mermaid=False, katex=False, docstrings=""):
+    return {"prose": prose + docstrings, "pages_prose": prose, "diagrams": diagrams, "maths": maths,
             "mermaid_loaded": mermaid, "katex_loaded": katex}
 
 
@@ -84,6 +84,9 @@ def test_maths_left_raw_or_written_in_unicode_is_found():
     for prose in ("x̄ = Jᵀ ȳ", "Σ sin(xᵢ)", "sin′(0.5)", "the square x²", "e₀ moves x₀"):
         (failure,) = figures.check_maths_and_scripts(seen(prose))
         assert failure.startswith("maths written in Unicode"), prose
+    # a docstring may write x² (help() shows it as text), not $x^2$
+    assert figures.check_maths_and_scripts(seen(docstrings="hypot: sqrt(x₁² + x₂²)")) == []
+    assert figures.check_maths_and_scripts(seen(docstrings="hypot: $x^2$"))
     # prices and shell prompts are not maths
     assert figures.check_maths_and_scripts(seen("costs $5 or more; $ pip install")) == []
 
