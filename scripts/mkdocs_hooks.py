@@ -77,6 +77,7 @@ def _documented(module, name: str) -> bool:
 def nx_reference(package: str = "rune.nx") -> str:
     """The markdown of the family sections (mkdocstrings `:::` blocks)."""
     parts = []
+    namespace = importlib.import_module(package)
     for family in _families(package):
         parts.append(f"## {_title(family)}\n")
         parts.append(
@@ -90,19 +91,27 @@ def nx_reference(package: str = "rune.nx") -> str:
         for name in getattr(family, "__all__", ()):
             if not _documented(family, name):
                 continue
-            original = getattr(family, name).__name__
-            if original != name:  # `conjugate = conj`: documented once, under conj
+            obj = getattr(family, name)
+            original = obj.__name__
+            if original == name:
+                parts.append(_entry(f"{package}.{name}"))
+            elif hasattr(namespace, original):  # `conjugate = conj`: documented once, under conj
                 other_names.append(f"`nx.{name}` for [`nx.{original}`][{package}.{original}]")
-                continue
-            parts.append(
-                f"::: {package}.{name}\n"
-                "    options:\n"
-                "      heading_level: 3\n"
-                "      show_root_full_path: false\n"
-            )
+            else:
+                # Only the other name is exported (`__array_namespace_info__` for
+                # the class ArrayNamespaceInfo): the entry is where it is defined.
+                parts.append(_entry(f"{obj.__module__}.{original}"))
+                other_names.append(f"`nx.{name}` for [`{original}`][{obj.__module__}.{original}]")
         if other_names:
             parts.append(f"Other names: {', '.join(other_names)}.\n")
     return "\n".join(parts)
+
+
+def _entry(dotted: str) -> str:
+    return (f"::: {dotted}\n"
+            "    options:\n"
+            "      heading_level: 3\n"
+            "      show_root_full_path: false\n")
 
 
 def _resolves(dotted: str) -> bool:

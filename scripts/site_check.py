@@ -20,6 +20,9 @@ passes when:
   scrolls sideways at 1280 px or 390 px, a page with tested blocks names the
   rune version its outputs were checked with, a downloaded notebook installs
   rune first and links to the site, not to .md files.
+- what scripts/site_figures.py checks of pictures, diagrams and maths: their
+  text at 11 px or more at 390 px, no maths left raw or written in Unicode,
+  Mermaid's script loaded only where a diagram is.
 
 Then the search, opened from `?q=linearize`, must list a result that mentions
 "linearize", and its index must hold no out block. Screenshots of Home, a
@@ -54,7 +57,9 @@ import threading
 import time
 from pathlib import Path
 
+import mkdocs_diagrams
 import site_course
+import site_figures
 import site_reading
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -330,9 +335,10 @@ def expected_blocks(markdown: Path) -> dict:
         "python": sum(block.session is None for block in page.python_blocks),
         # An out block marked `<!-- literate: out -->` may be a mermaid fence,
         # which renders as a diagram (counted below), not as an out block.
-        "out": sum(block.out is not None and block.out.language != "mermaid"
+        "out": sum(block.out is not None and block.out.language not in ("mermaid", "svg")
                    for block in page.python_blocks),
-        "mermaid": count_mermaid_fences(text),
+        # Boxes-and-arrows flowcharts are drawn at build time (scripts/mkdocs_diagrams.py).
+        "mermaid": count_mermaid_fences(mkdocs_diagrams.draw_static_flowcharts(text)),
     }
 
 
@@ -390,6 +396,7 @@ def check_page(browser: Browser, base: str, markdown: Path, learn: bool) -> list
     if learn:
         notebook = markdown.relative_to(DOCS).with_suffix(".ipynb").name
         failures += site_course.check_notebook(f"{base}/downloads/{notebook}")
+    failures += site_figures.check_figures(browser, _mermaid_drawn())
     palettes = ("light", "dark") if "#only-" in markdown.read_text(encoding="utf-8") else ("light",)
     for viewport in site_reading.VIEWPORTS:
         for palette in palettes:

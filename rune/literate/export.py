@@ -267,8 +267,8 @@ def notebook(page: Page, standalone: Standalone | None = None) -> dict:
 
 
 def _draws_a_diagram(block: PythonBlock) -> bool:
-    """Whether the block's out block is a Mermaid diagram the site draws."""
-    return block.out is not None and block.out.language == "mermaid"
+    """Whether the block's out block is a diagram the site draws (Mermaid, or an svg picture)."""
+    return block.out is not None and block.out.language in ("mermaid", "svg")
 
 
 def _block_cell(block: PythonBlock) -> dict:

@@ -46,6 +46,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File
 
 from .parser import LiterateSyntaxError, parse_page
+from .pictures import add_svg_fence
 from .promote import promote_page
 
 STYLESHEET = "assets/rune-literate/literate.css"
@@ -84,6 +85,7 @@ class LiteratePlugin(BasePlugin[LiteratePluginConfig]):
             lexers = highlight.setdefault("extend_pygments_lang", [])
             if not any(lexer.get("name") == OUT_LEXER["name"] for lexer in lexers):
                 lexers.append(dict(OUT_LEXER))
+        add_svg_fence(config)  # ```svg out blocks show as pictures
         self.stale: list[str] = []
         if self.config.check:
             # Pages import the project as under `python -m rune.literate check`,
