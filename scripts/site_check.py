@@ -17,6 +17,10 @@ passes when:
   688 px and 390 px, no raw Sphinx roles, maths typeset, API links from the
   prose and the downloads of Learn pages.
 
+And without a browser, what scripts/site_api.py checks: each entry of the API
+pages reads as its docstring was written (no `*` read as emphasis, no bogus
+link, no example split apart).
+
 Then the search, opened from `?q=linearize`, must list a result that mentions
 "linearize", and its index must hold no out block. Screenshots of Home, a
 Learn page, Performance and the API reference of `rune`, in the light and
@@ -48,6 +52,7 @@ import threading
 import time
 from pathlib import Path
 
+import site_api
 import site_reading
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -462,6 +467,7 @@ def main(argv: list[str] | None = None) -> int:
             failures += check_page(browser, base, markdown, markdown in learn)
         failures += check_search(browser, base)
         failures += site_reading.check_search_index(SITE, pages)
+        failures += site_api.check_api_entries(SITE)
         shots = [(name, viewport, dark) for name in SCREENSHOT_PAGES
                  for viewport, dark in (("desktop", False), ("desktop", True))]
         shots += [(name, "phone", False) for name in PHONE_SCREENSHOT_PAGES]
