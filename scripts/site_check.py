@@ -17,9 +17,10 @@ passes when:
   688 px and 390 px, no raw Sphinx roles, maths typeset, API links from the
   prose and the downloads of Learn pages.
 
-And without a browser, what scripts/site_api.py checks: each entry of the API
-pages reads as its docstring was written (no `*` read as emphasis, no bogus
-link, no example split apart).
+And without a browser, what scripts/site_built.py checks: no built page
+outside the navigation, and each entry of the API pages reads as its
+docstring was written (no `*` read as emphasis, no bogus link, no example
+split apart).
 
 Then the search, opened from `?q=linearize`, must list a result that mentions
 "linearize", and its index must hold no out block. Screenshots of Home, a
@@ -52,7 +53,7 @@ import threading
 import time
 from pathlib import Path
 
-import site_api
+import site_built
 import site_reading
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -454,7 +455,9 @@ def main(argv: list[str] | None = None) -> int:
         build_site()
     if not (SITE / "index.html").exists():
         sys.exit(f"site_check: no built site in {SITE}; build it or drop --no-build")
-    pages = sorted(DOCS.rglob("*.md"))
+    # Not the snippets mkdocs.yml excludes from the build (docs/assets/*.md).
+    built = site_built.built_pages(SITE)
+    pages = [page for page in sorted(DOCS.rglob("*.md")) if page_url(page) in built]
     learn = {DOCS / name for name in site_reading.learn_pages()}
     options.screenshots.mkdir(parents=True, exist_ok=True)
 
@@ -467,7 +470,8 @@ def main(argv: list[str] | None = None) -> int:
             failures += check_page(browser, base, markdown, markdown in learn)
         failures += check_search(browser, base)
         failures += site_reading.check_search_index(SITE, pages)
-        failures += site_api.check_api_entries(SITE)
+        failures += site_built.check_orphan_pages(SITE)
+        failures += site_built.check_api_entries(SITE)
         shots = [(name, viewport, dark) for name in SCREENSHOT_PAGES
                  for viewport, dark in (("desktop", False), ("desktop", True))]
         shots += [(name, "phone", False) for name in PHONE_SCREENSHOT_PAGES]

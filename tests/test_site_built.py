@@ -1,6 +1,7 @@
-"""The API-page check of scripts/site_check.py (scripts/site_api.py), on small HTML.
+"""What scripts/site_check.py checks of the built site without a browser
+(scripts/site_built.py), on small sites and HTML.
 
-Each snippet is what mkdocstrings wrote for one of the entries that issue 29
+The API snippets are what mkdocstrings wrote for the entries that issue 29
 found garbled; the check must name the entry and the fault.
 """
 
@@ -10,9 +11,9 @@ from pathlib import Path
 import pytest
 
 _spec = importlib.util.spec_from_file_location(
-    "site_api", Path(__file__).resolve().parent.parent / "scripts" / "site_api.py")
-site_api = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(site_api)
+    "site_built", Path(__file__).resolve().parent.parent / "scripts" / "site_built.py")
+site_built = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(site_built)
 
 
 def entry(name: str, body: str) -> str:
@@ -23,7 +24,7 @@ def entry(name: str, body: str) -> str:
 
 
 def problems(body: str, site: Path) -> list[str]:
-    return site_api.garbled_entries(entry("rune.nx.f", body), "/api/nx/", site)
+    return site_built.garbled_entries(entry("rune.nx.f", body), "/api/nx/", site)
 
 
 CLEAN = ('<p>The <code>x1**2</code> <b><code>x</code></b> of '
@@ -43,7 +44,7 @@ def site(tmp_path):
 
 
 def test_a_clean_entry_has_no_problem(site):
-    assert site_api.check_api_entries(site) == []
+    assert site_built.check_api_entries(site) == []
 
 
 @pytest.mark.parametrize("body, fault", [
@@ -78,7 +79,7 @@ def test_links_must_reach_a_built_page_and_anchor(site):
     (site / "vmap" / "index.html").write_text('<h2 id="axes">Axes</h2>')
 
     def broken(href):
-        return site_api.missing_link_target(href, "/api/nx/", site)
+        return site_built.missing_link_target(href, "/api/nx/", site)
 
     # piecewise: funclist[i](x) is a markdown link to "x".
     assert broken("x")
@@ -92,3 +93,36 @@ def test_links_must_reach_a_built_page_and_anchor(site):
 def test_only_the_article_is_read(site):
     # The nav's links and the theme's markup are mkdocs', not the docstrings'.
     assert problems("", site) == []
+
+
+def write(site: Path, address: str, html: str = "<html></html>") -> None:
+    path = site / address.lstrip("/")
+    path = path / "index.html" if address.endswith("/") else path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(html)
+
+
+def test_every_built_page_is_in_the_nav_or_allowed(tmp_path):
+    nav = ('<nav class="md-nav md-nav--primary"><a href="." class="md-nav__link">Home</a>'
+           '<a href="#intro" class="md-nav__link">Intro</a>'
+           '<a href="vmap/" class="md-nav__link">vmap</a>'
+           '<a href="api/nx/" class="md-nav__link">rune.nx</a></nav>')
+    write(tmp_path, "/", nav)
+    for address in ("/vmap/", "/api/nx/", "/404.html"):
+        write(tmp_path, address)
+    assert site_built.built_pages(tmp_path) == {"/", "/vmap/", "/api/nx/", "/404.html"}
+    assert site_built.nav_pages(tmp_path) == {"/", "/vmap/", "/api/nx/"}
+    assert site_built.check_orphan_pages(tmp_path) == []
+    # The Performance page's table snippet, built as a page of its own.
+    write(tmp_path, "/assets/bench-table/")
+    (found,) = site_built.check_orphan_pages(tmp_path)
+    assert found.startswith("/assets/bench-table/: a built page outside the navigation")
+
+
+def test_the_performance_page_includes_every_snippet():
+    # mkdocs.yml excludes docs/assets/*.md from the build: they are only
+    # ever included, and the orphan check fails if one is built.
+    root = Path(__file__).resolve().parent.parent
+    performance = (root / "docs" / "performance.md").read_text(encoding="utf-8")
+    for snippet in (root / "docs" / "assets").glob("*.md"):
+        assert f'--8<-- "docs/assets/{snippet.name}"' in performance

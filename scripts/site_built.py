@@ -1,8 +1,14 @@
-"""What scripts/site_check.py checks of the API reference as built, without a browser.
+"""What scripts/site_check.py checks of the built site (site/), without a browser.
 
-A docstring is markdown to mkdocstrings, so plain text that happens to be
-markdown syntax renders as something else. Each entry of the built API pages
-(site/api/) must read as its docstring was written:
+Every built page is one the reader can reach: a page of the navigation, or
+one of ORPHANS_ALLOWED, each with its reason. Snippets that pages include
+(docs/assets/*.md, the Performance page's tables) are `exclude_docs` in
+mkdocs.yml, so they are neither built as pages nor found by the search.
+
+The API reference reads cleanly. A docstring is markdown to mkdocstrings, so
+plain text that happens to be markdown syntax renders as something else.
+Each entry of the built API pages (site/api/) must read as its docstring was
+written:
 
 - no emphasis: rune's docstrings write code and maths in backticks and do
   not emphasise, so a `<strong>` or `<em>` in an entry is a `*`, `**` or
@@ -29,6 +35,10 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 API_DIRECTORY = "api"
+# Built pages outside the navigation, each with the reason it may be.
+ORPHANS_ALLOWED = {
+    "/404.html": "the page mkdocs serves for a missing address",
+}
 EMPHASIS = {"strong", "em"}
 # The elements mkdocs, Material and mkdocstrings write into an API page.
 KNOWN_ELEMENTS = {
@@ -186,9 +196,50 @@ def check_api_entries(site: Path) -> list[str]:
     return failures
 
 
-if __name__ == "__main__":  # python scripts/site_api.py [SITE]: this check alone
+class NavReader(HTMLParser):
+    """The addresses of the page links in a built page's primary navigation."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        attributes = dict(attrs)
+        if tag == "a" and "md-nav__link" in (attributes.get("class") or "").split():
+            href = attributes.get("href") or ""
+            if not href.startswith("#"):  # a heading of the page's own contents
+                self.hrefs.append(href)
+
+
+def built_pages(site: Path) -> set[str]:
+    """The address of every HTML page under `site` (a directory's index.html is "/dir/")."""
+    addresses = set()
+    for page in site.rglob("*.html"):
+        relative = page.relative_to(site).as_posix()
+        addresses.add("/" + (relative[: -len("index.html")] if page.name == "index.html"
+                             else relative))
+    return addresses
+
+
+def nav_pages(site: Path) -> set[str]:
+    """The pages the home page's navigation links to (Material writes the whole tree)."""
+    reader = NavReader()
+    reader.feed((site / "index.html").read_text(encoding="utf-8"))
+    return {urlsplit(urljoin("http://site/", href)).path for href in reader.hrefs}
+
+
+def check_orphan_pages(site: Path) -> list[str]:
+    """No page is built that the navigation does not reach (see ORPHANS_ALLOWED)."""
+    orphans = built_pages(site) - nav_pages(site) - set(ORPHANS_ALLOWED)
+    return [f"{address}: a built page outside the navigation (add it to the nav, "
+            "exclude_docs it in mkdocs.yml, or allow it with a reason in ORPHANS_ALLOWED)"
+            for address in sorted(orphans)]
+
+
+if __name__ == "__main__":  # python scripts/site_built.py [SITE]: this check alone
     import sys
 
-    found = check_api_entries(Path(sys.argv[1] if len(sys.argv) > 1 else "site"))
-    print("\n".join(found) or "the API pages read cleanly")
+    site = Path(sys.argv[1] if len(sys.argv) > 1 else "site")
+    found = check_orphan_pages(site) + check_api_entries(site)
+    print("\n".join(found) or "no orphan page; the API pages read cleanly")
     sys.exit(1 if found else 0)
