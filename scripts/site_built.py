@@ -25,6 +25,9 @@ written:
   example's fence early and splits it).
 
 Each problem names the entry (its anchor) it was found in.
+
+And every API entry that a page's prose links to links back to that page
+in its "Taught on" line, which scripts/mkdocs_hooks.py writes.
 """
 
 from __future__ import annotations
@@ -51,6 +54,9 @@ KNOWN_ELEMENTS = {
 VOID_ELEMENTS = {"br", "hr", "img", "input", "meta", "link", "wbr", "path"}
 FENCE_TEXT = re.compile(r"(`{3,}|~{3,})")
 PROMPT = ">>>"
+ENTRY_HEADING = re.compile(r'<h[1-6] id="[^"]*" class="doc doc-heading"')
+# What scripts/mkdocs_hooks.py writes atop an entry that pages teach.
+TAUGHT_ON = re.compile(r'<p class="rune-taught">.*?</p>', re.DOTALL)
 RUN_ON = 40  # characters of emphasis: longer is a paragraph turned bold, not a word
 
 
@@ -236,10 +242,67 @@ def check_orphan_pages(site: Path) -> list[str]:
             for address in sorted(orphans)]
 
 
+class LinkReader(HTMLParser):
+    """The addresses the links of a built page's article point to."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.hrefs: list[str] = []
+        self._in_article = False
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self._in_article = self._in_article or tag == "article"
+        href = dict(attrs).get("href")
+        if self._in_article and tag == "a" and href:
+            self.hrefs.append(href)
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_article = self._in_article and tag != "article"
+
+
+def entry_html(page_html: str, anchor: str) -> str | None:
+    """The HTML of the API entry `anchor`, to the next entry's heading; None if no entry."""
+    heading = re.search(rf'<h[1-6] id="{re.escape(anchor)}" class="doc doc-heading"', page_html)
+    if heading is None:
+        return None  # a module's anchor, or a heading of prose
+    following = ENTRY_HEADING.search(page_html, heading.end())
+    return page_html[heading.start():following.start() if following else len(page_html)]
+
+
+def taught_on(entry: str, entry_url: str) -> set[str]:
+    """The addresses of the pages an entry's "Taught on" line links to."""
+    line = TAUGHT_ON.search(entry)
+    hrefs = re.findall(r'href="([^"]*)"', line.group()) if line else []
+    return {urlsplit(urljoin(f"http://site{entry_url}", href)).path for href in hrefs}
+
+
+def check_taught_on(site: Path) -> list[str]:
+    """Every API entry that a page's prose links to says it is taught on that page."""
+    failures, texts = [], {}
+    for address in sorted(built_pages(site)):
+        if address.startswith(f"/{API_DIRECTORY}/") or not address.endswith("/"):
+            continue
+        reader = LinkReader()
+        reader.feed((site / address.lstrip("/") / "index.html").read_text(encoding="utf-8"))
+        for href in dict.fromkeys(reader.hrefs):
+            target = urlsplit(urljoin(f"http://site{address}", href))
+            built = site / target.path.lstrip("/") / "index.html"
+            if not (target.path.startswith(f"/{API_DIRECTORY}/") and target.fragment
+                    and built.is_file()):
+                continue
+            if built not in texts:
+                texts[built] = built.read_text(encoding="utf-8")
+            entry = entry_html(texts[built], target.fragment)
+            if entry is not None and address not in taught_on(entry, target.path):
+                failures.append(f"{target.path}#{target.fragment}: {address} links to it, "
+                                "and its 'Taught on' line does not link back")
+    return failures
+
+
 if __name__ == "__main__":  # python scripts/site_built.py [SITE]: this check alone
     import sys
 
     site = Path(sys.argv[1] if len(sys.argv) > 1 else "site")
-    found = check_orphan_pages(site) + check_api_entries(site)
+    found = check_orphan_pages(site) + check_api_entries(site) + check_taught_on(site)
     print("\n".join(found) or "no orphan page; the API pages read cleanly")
     sys.exit(1 if found else 0)

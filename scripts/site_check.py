@@ -20,7 +20,7 @@ passes when:
 And without a browser, what scripts/site_built.py checks: no built page
 outside the navigation, and each entry of the API pages reads as its
 docstring was written (no `*` read as emphasis, no bogus link, no example
-split apart).
+split apart) and links back to the pages that link to it ("Taught on").
 
 Then the search, opened from `?q=linearize`, must list a result that mentions
 "linearize", and its index must hold no out block. Screenshots of Home, a
@@ -472,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
         failures += site_reading.check_search_index(SITE, pages)
         failures += site_built.check_orphan_pages(SITE)
         failures += site_built.check_api_entries(SITE)
+        failures += site_built.check_taught_on(SITE)
         shots = [(name, viewport, dark) for name in SCREENSHOT_PAGES
                  for viewport, dark in (("desktop", False), ("desktop", True))]
         shots += [(name, "phone", False) for name in PHONE_SCREENSHOT_PAGES]

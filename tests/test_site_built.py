@@ -126,3 +126,20 @@ def test_the_performance_page_includes_every_snippet():
     performance = (root / "docs" / "performance.md").read_text(encoding="utf-8")
     for snippet in (root / "docs" / "assets").glob("*.md"):
         assert f'--8<-- "docs/assets/{snippet.name}"' in performance
+
+
+def test_an_entry_the_prose_links_to_links_back(tmp_path):
+    prose = '<article><a href="../api/rune/#rune.grad">grad</a> <a href="../api/rune/#rune">'
+    write(tmp_path, "/derivatives/", prose + "the module</a></article>")
+    api = ('<h2 id="rune.grad" class="doc doc-heading">grad</h2>'
+           '<div class="doc doc-contents">{taught}</div>'
+           '<h2 id="rune.jvp" class="doc doc-heading">jvp</h2>'
+           '<div class="doc doc-contents"><p class="rune-taught">Taught on: '
+           '<a href="../../derivatives/">Derivatives</a>.</p></div>')
+    write(tmp_path, "/api/rune/", api.format(taught=""))
+    (found,) = site_built.check_taught_on(tmp_path)
+    assert found == ("/api/rune/#rune.grad: /derivatives/ links to it, "
+                     "and its 'Taught on' line does not link back")
+    write(tmp_path, "/api/rune/", api.format(
+        taught='<p class="rune-taught">Taught on: <a href="../../derivatives/">Derivatives</a>.</p>'))
+    assert site_built.check_taught_on(tmp_path) == []

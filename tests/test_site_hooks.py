@@ -44,7 +44,7 @@ def test_download_links_go_under_the_title():
 def test_search_leaves_out_blocks_and_diagram_sources_out():
     html = ('<div class="language-python highlight">code</div>'
             '<div class="language-out highlight">out</div><pre class="mermaid">graph</pre>')
-    assert hooks.on_page_content(html) == (
+    assert hooks.mark_unsearched(html) == (
         '<div class="language-python highlight">code</div>'
         '<div class="language-out highlight" data-search-exclude>out</div>'
         '<pre class="mermaid" data-search-exclude>graph</pre>')
