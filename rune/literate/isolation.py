@@ -99,7 +99,13 @@ class IsolatedPageRunner:
         self._shell_directory: str | None = None
 
     def run_all(self) -> list[BlockResult]:
-        """Run every block of the page in order, then give the worker back."""
+        r"""Run every block of the page in order, then give the worker back.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n")
+        >>> [(result.outcome.name, result.output) for result in IsolatedPageRunner(page).run_all()]
+        [('PASSED', ''), ('MISSING_OUT', '42\n')]
+        """
         try:
             # Every request up front: the worker runs the page without waiting on us.
             if self._ended is None and self._begin():
@@ -113,15 +119,36 @@ class IsolatedPageRunner:
         return results
 
     def run_block(self, block: PythonBlock) -> BlockResult:
-        """Run ``block`` (after the steps before it) in the worker and judge it."""
+        r"""Run ``block`` (after the steps before it) in the worker and judge it.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n\n"
+        ...                   "```out\n42\n```\n")
+        >>> runner = IsolatedPageRunner(page)
+        >>> runner.run_block(page.python_blocks[1]).outcome.name  # x = 6 runs first
+        'PASSED'
+        >>> runner.close()
+        """
         if self._ended is None and self._begin():
             self._worker.send({"run": self._index[id(block)]})
         return self._receive(block)
 
     def close(self, grace: float = 5.0) -> None:
-        """End the page: its teardown runs, and the worker goes back to the pool
+        r"""End the page: its teardown runs, and the worker goes back to the pool
         (or is stopped, after ``grace`` seconds, if unfit for another page).
-        Safe to call twice."""
+        Safe to call twice.
+
+        >>> from rune.literate import WorkerPool, parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n")
+        >>> with WorkerPool() as pool:
+        ...     runner = IsolatedPageRunner(page, pool=pool)
+        ...     _ = runner.run_block(page.python_blocks[0])
+        ...     runner.close()  # the page ends early: its worker goes back to the pool
+        ...     worker = pool.acquire()  # ... and is lent to the next page
+        ...     print(worker.pages)
+        ...     pool.release(worker, reusable=False)
+        2
+        """
         if self._page_over or self._worker is None:
             self._page_over = True
             return
