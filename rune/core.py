@@ -76,14 +76,7 @@ class Primitive:
         return self.name
 
     def bind(self, *args, **params):
-        """Apply the primitive to values or tracers (see the module docstring).
-
-        >>> from rune import nx
-        >>> from rune.core import Primitive
-        >>> halve = Primitive("halve", lambda x: x / 2)
-        >>> print(halve.bind(nx.array([2.0, 4.0])))
-        float64 [2] [1, 2]
-        """
+        """Apply the primitive to values or tracers (see the module docstring)."""
         trace = None
         for arg in args:
             if isinstance(arg, Tracer):
@@ -134,12 +127,6 @@ def binder(prim, arity=None):
     that case is most of the calls (values go straight to numpy). Any other
     primitive (None, the default) gets a function that calls `prim.bind`. It
     carries its primitive as `.primitive` and becomes `prim.call`.
-
-    >>> from rune import nx
-    >>> from rune.core import Primitive, binder
-    >>> cube = binder(Primitive("cube", lambda x: x ** 3), arity=1)
-    >>> print(cube(nx.array([1.0, 2.0])), cube.primitive)
-    float64 [2] [1, 8] cube
     """
     impl, bind = prim.impl, prim.bind
     if arity == 1:
@@ -178,13 +165,6 @@ class Scaled:
     (sin's is cos x; cos's is -sin x), the pair (that primitive, whether the
     factor is its negation), so that forward mode can reuse the values it
     has just computed (rune/forward.py); None otherwise.
-
-    >>> import rune
-    >>> from rune.core import Primitive, Scaled, binder
-    >>> cube = binder(Primitive("cube", lambda x: x ** 3), arity=1)
-    >>> cube.primitive.jvp_rules = [Scaled(lambda ans, x: 3 * x ** 2)]  # d(x³) = 3x² dx
-    >>> print(rune.grad(cube)(2.0))
-    float64 [] 12
     """
 
     __slots__ = ("factor", "same_as")
