@@ -16,6 +16,12 @@ In the prose of the other pages, a code span naming a part of rune
 entry in the API reference, through mkdocs-autorefs: written once, in code,
 so that no page has to spell the links out and none is forgotten.
 
+Each API entry that a page of the site teaches links back to it: "Taught
+on: Reverse mode, vmap." The pages are those whose prose links to the
+entry's object (the links above, and any written by hand as
+`[text][rune.name]`), in the nav's order; an alias counts for its object.
+Read from the pages at each build, the list stays true as they change.
+
 Search indexes prose and code, not out blocks nor diagram sources: the
 Material search plugin skips elements marked `data-search-exclude`, so the
 previews under a result show what the page says rather than printed tensors.
@@ -32,6 +38,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from html import escape as html_escape
 from pathlib import PurePosixPath
 
 from rune.literate import parse_page
@@ -114,20 +121,35 @@ def _entry(dotted: str) -> str:
             "      show_root_full_path: false\n")
 
 
+_MISSING = object()
+
+
+def _resolve(dotted: str):
+    """What `rune.a.b` names, as Python reads it; _MISSING if nothing.
+
+    An attribute comes before a submodule of the same name: `rune.jit` is
+    the function, not rune/jit.py. A submodule not yet imported is imported.
+    """
+    parts = dotted.split(".")
+    try:
+        obj = importlib.import_module(parts[0])
+    except ImportError:
+        return _MISSING
+    for at, attribute in enumerate(parts[1:], 2):
+        if not hasattr(obj, attribute):
+            try:
+                importlib.import_module(".".join(parts[:at]))
+            except ImportError:
+                return _MISSING
+        obj = getattr(obj, attribute, _MISSING)
+        if obj is _MISSING:
+            return _MISSING
+    return obj
+
+
 def _resolves(dotted: str) -> bool:
     """Whether `rune.a.b` names a module or an attribute of one."""
-    parts = dotted.split(".")
-    for split in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:split]))
-        except ImportError:
-            continue
-        for attribute in parts[split:]:
-            if not hasattr(obj, attribute):
-                return False
-            obj = getattr(obj, attribute)
-        return True
-    return False
+    return _resolve(dotted) is not _MISSING
 
 
 def link_api_names(markdown: str) -> str:
@@ -153,6 +175,75 @@ def link_api_names(markdown: str) -> str:
 def _link(match: re.Match) -> str:
     name = match["name"]
     return f"[{match.group()}][{name}]" if _resolves(name) else match.group()
+
+
+_REFERENCE_LINK = re.compile(r"\]\[(rune(?:\.[A-Za-z_]\w*)+)\]")
+# mkdocstrings' heading of an API entry, and the opening of its contents.
+_ENTRY_HEADING = re.compile(r'<h[1-6] id="(?P<name>rune[\w.]*)" class="doc doc-heading"')
+_ENTRY_CONTENTS = re.compile(r'<div class="doc doc-contents[^"]*">')
+
+
+def linked_objects(markdown: str) -> list:
+    """The functions, classes and modules of rune that a page's prose links to, in order."""
+    found = []
+    for name in _REFERENCE_LINK.findall(link_api_names(markdown)):
+        obj = _resolve(name)
+        if (callable(obj) or inspect.ismodule(obj)) and not any(obj is f for f in found):
+            found.append(obj)
+    return found
+
+
+def teaching_pages(pages: list[tuple[str, str, str]]) -> dict[int, list[tuple[str, str]]]:
+    """Which pages teach each object: `pages` are (title, url, markdown) in reading
+    order; the answer maps id(object) to the (title, url) of the pages linking it."""
+    taught: dict[int, list[tuple[str, str]]] = {}
+    for title, url, markdown in pages:
+        for obj in linked_objects(markdown):
+            taught.setdefault(id(obj), []).append((title, url))
+    return taught
+
+
+def add_taught_on(html: str, taught: dict, page_url: str) -> str:
+    """An API page's HTML with "Taught on: ..." atop each entry that pages teach."""
+    from mkdocs.utils import get_relative_url  # here: the tests import this module without mkdocs
+
+    def links(pages):
+        return ", ".join(f'<a href="{get_relative_url(url, page_url)}">{html_escape(title)}</a>'
+                         for title, url in pages)
+
+    parts, at = [], 0
+    for heading in _ENTRY_HEADING.finditer(html):
+        pages = taught.get(id(_resolve(heading["name"])))
+        contents = _ENTRY_CONTENTS.search(html, heading.end())
+        if not pages or contents is None:
+            continue
+        taught_on = f'\n<p class="rune-taught">Taught on: {links(pages)}.</p>'
+        parts += [html[at:contents.end()], taught_on]
+        at = contents.end()
+    return "".join(parts) + html[at:]
+
+
+def nav_pages(nav: list) -> list[tuple[str, str]]:
+    """(title, markdown file) of every page in the nav, in its order."""
+    found = []
+    for entry in nav or []:
+        title, value = next(iter(entry.items())) if isinstance(entry, dict) else (None, entry)
+        if isinstance(value, list):
+            found += nav_pages(value)
+        else:
+            found.append((title, value))
+    return found
+
+
+def prose_pages(nav: list, files) -> list[tuple[str, str, str]]:
+    """(title, url, markdown) of the nav's pages outside the API reference."""
+    pages = []
+    for title, src_uri in nav_pages(nav):
+        file = files.get_file_from_path(src_uri)
+        if file is None or src_uri.startswith("api/"):
+            continue
+        pages.append((title or src_uri, file.url, file.content_string))
+    return pages
 
 
 def learn_pages(nav: list) -> list[str]:
@@ -227,6 +318,14 @@ def on_page_markdown(markdown: str, page, config, **kwargs) -> str:
     return markdown.replace(MARKER, nx_reference())
 
 
-def on_page_content(html: str, **kwargs) -> str:
+def mark_unsearched(html: str) -> str:
     """Mark out blocks and diagrams for the search plugin to leave out."""
     return _UNSEARCHED.sub(r"<\1 data-search-exclude>", html)
+
+
+def on_page_content(html: str, page, config, files, **kwargs) -> str:
+    html = mark_unsearched(html)
+    if page.file.src_uri.startswith("api/"):
+        taught = teaching_pages(prose_pages(config["nav"], files))
+        html = add_taught_on(html, taught, page.url)
+    return html

@@ -24,6 +24,11 @@ passes when:
   text at 11 px or more at 390 px, no maths left raw or written in Unicode,
   Mermaid's script loaded only where a diagram is.
 
+And without a browser, what scripts/site_built.py checks: no built page
+outside the navigation, and each entry of the API pages reads as its
+docstring was written (no `*` read as emphasis, no bogus link, no example
+split apart) and links back to the pages that link to it ("Taught on").
+
 Then the search, opened from `?q=linearize`, must list a result that mentions
 "linearize", and its index must hold no out block. Screenshots of Home, a
 Learn page, Performance and the API reference of `rune`, in the light and
@@ -58,6 +63,7 @@ import time
 from pathlib import Path
 
 import mkdocs_diagrams
+import site_built
 import site_course
 import site_figures
 import site_reading
@@ -470,7 +476,9 @@ def main(argv: list[str] | None = None) -> int:
         build_site()
     if not (SITE / "index.html").exists():
         sys.exit(f"site_check: no built site in {SITE}; build it or drop --no-build")
-    pages = sorted(DOCS.rglob("*.md"))
+    # Not the snippets mkdocs.yml excludes from the build (docs/assets/*.md).
+    built = site_built.built_pages(SITE)
+    pages = [page for page in sorted(DOCS.rglob("*.md")) if page_url(page) in built]
     learn = {DOCS / name for name in site_reading.learn_pages()}
     options.screenshots.mkdir(parents=True, exist_ok=True)
 
@@ -485,6 +493,9 @@ def main(argv: list[str] | None = None) -> int:
         failures += site_course.check_coming_from_search(browser, base)
         failures += site_course.check_notebook_runs(base)
         failures += site_reading.check_search_index(SITE, pages)
+        failures += site_built.check_orphan_pages(SITE)
+        failures += site_built.check_api_entries(SITE)
+        failures += site_built.check_taught_on(SITE)
         shots = [(name, viewport, dark) for name in SCREENSHOT_PAGES
                  for viewport, dark in (("desktop", False), ("desktop", True))]
         shots += [(name, "phone", False) for name in PHONE_SCREENSHOT_PAGES]

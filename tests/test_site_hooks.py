@@ -46,7 +46,7 @@ def test_search_leaves_out_blocks_and_diagram_sources_out():
             '<div class="language-out literate-out highlight">out</div>'
             '<div class="language-python literate-out highlight">source</div>'
             '<pre class="mermaid">graph</pre>')
-    assert hooks.on_page_content(html) == (
+    assert hooks.mark_unsearched(html) == (
         '<div class="language-python highlight">code</div>'
         '<div class="language-out literate-out highlight" data-search-exclude>out</div>'
         '<div class="language-python literate-out highlight" data-search-exclude>source</div>'

@@ -107,11 +107,26 @@ class PromotedPage:
         return self.new_text != self.old_text
 
     def diff(self) -> str:
-        """A unified diff from the page as it is to the page as promote writes it.
+        r"""A unified diff from the page as it is to the page as promote writes it.
 
         difflib's, as ``git diff`` would show it; for a page so large and so
         changed that difflib would take time growing with the page times the
         number of changed blocks, one built from promote's edits (linear).
+
+        >>> import pathlib, tempfile
+        >>> from rune.literate import promote_page
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "page.md"
+        >>> _ = path.write_text("```python\nprint(2 + 2)\n```\n\n```out\n5\n```\n")
+        >>> print(promote_page(path, display_path="page.md").diff(), end="")
+        --- a/page.md
+        +++ b/page.md
+        @@ -3,5 +3,5 @@
+         ```
+        <BLANKLINE>
+         ```out
+        -5
+        +4
+         ```
         """
         if len(self.edits) * self.old_text.count("\n") <= _DIFFLIB_BUDGET:
             return unified_diff(self.old_text, self.new_text, self.path)

@@ -127,7 +127,20 @@ class BlockResult:
         return f"{self.path}:{self.block.line}"
 
     def report(self) -> str:
-        """A readable account of a failure: where, why, and a diff or a traceback."""
+        r"""A readable account of a failure: where, why, and a diff or a traceback.
+
+        >>> from rune.literate import PageRunner, parse_page
+        >>> page = parse_page("```python\nprint(1 + 1)\n```\n\n```out\n3\n```\n", "page.md")
+        >>> [result] = PageRunner(page).run_all()
+        >>> print(result.report())
+        page.md:1: the python block printed output that differs from its out block
+        --- expected (page.md:5)
+        +++ actual
+        @@ -1 +1 @@
+        -3
+        +2
+        (run promote to accept the actual output)
+        """
         block = self.block
         headline = self.reason or self.outcome.value
         if block.session is not None and self.outcome is Outcome.MISMATCH:
@@ -251,11 +264,25 @@ class PageRunner:
         self._register_source()
 
     def run_all(self) -> list[BlockResult]:
-        """Run every step of the page; one result per python block, in page order."""
+        r"""Run every step of the page; one result per python block, in page order.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n")
+        >>> [(result.outcome.name, result.output) for result in PageRunner(page).run_all()]
+        [('PASSED', ''), ('MISSING_OUT', '42\n')]
+        """
         return [self.run_block(block) for block in self.page.python_blocks]
 
     def run_block(self, block: PythonBlock) -> BlockResult:
-        """Run ``block`` (after any earlier steps not yet run) and judge its output."""
+        r"""Run ``block`` (after any earlier steps not yet run) and judge its output.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n\n"
+        ...                   "```out\n42\n```\n")
+        >>> result = PageRunner(page).run_block(page.python_blocks[1])  # x = 6 runs first
+        >>> result.outcome.name, result.output
+        ('PASSED', '42\n')
+        """
         if self._baseline is None:
             self._run_preludes()  # before the baseline: `clear` keeps what they define
             self._baseline = dict(self.namespace)
@@ -289,9 +316,22 @@ class PageRunner:
                 return
 
     def finish(self) -> list[tuple[TeardownBlock, str]]:
-        """Run the page's teardown blocks, once: each teardown that raised, with
+        r"""Run the page's teardown blocks, once: each teardown that raised, with
         its traceback. Called after the page's last block, and by the worker
-        when it is asked for no more blocks."""
+        when it is asked for no more blocks.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 1\n```\n\n```python\nprint(x)\n```\n\n"
+        ...                   "<!-- literate: teardown\n```python\nraise OSError('disk full')\n"
+        ...                   "```\n-->\n")
+        >>> runner = PageRunner(page)
+        >>> _ = runner.run_block(page.python_blocks[0])
+        >>> [(teardown, traceback)] = runner.finish()  # the page stops before its last block
+        >>> traceback.splitlines()[-1]
+        'OSError: disk full'
+        >>> runner.finish()  # once only
+        []
+        """
         if self._torn_down:
             return []
         self._torn_down = True

@@ -79,24 +79,54 @@ class ArrayNamespaceInfo:
     """
 
     def capabilities(self) -> dict:
-        """Boolean masks and data-dependent shapes (nonzero, unique) work eagerly."""
+        """Boolean masks and data-dependent shapes (nonzero, unique) work eagerly.
+
+        >>> from rune import nx
+        >>> info = nx.__array_namespace_info__()
+        >>> info.capabilities()["boolean indexing"]
+        True
+        """
         return {"boolean indexing": True, "data-dependent shapes": True,
                 "max dimensions": 64}
 
     def default_device(self) -> str:
+        """"cpu": rune computes with numpy, on the CPU.
+
+        >>> from rune import nx
+        >>> nx.__array_namespace_info__().default_device()
+        'cpu'
+        """
         return "cpu"
 
     def devices(self) -> list:
+        """The devices tensors can live on: the CPU only.
+
+        >>> from rune import nx
+        >>> nx.__array_namespace_info__().devices()
+        ['cpu']
+        """
         return ["cpu"]
 
     def default_dtypes(self, *, device=None) -> dict:
+        """The dtypes tensors get when none is asked for, by kind (numpy's).
+
+        >>> from rune import nx
+        >>> nx.__array_namespace_info__().default_dtypes()["integral"]
+        dtype('int64')
+        """
         check_device(device, "nx.__array_namespace_info__().default_dtypes")
         return {"real floating": np.dtype(np.float64), "complex floating":
                 np.dtype(np.complex128), "integral": np.dtype(np.int64),
                 "indexing": np.dtype(np.int64)}
 
     def dtypes(self, *, device=None, kind=None) -> dict:
-        """The dtypes by name, those of `kind` (a kind name, a dtype or a tuple) if given."""
+        """The dtypes by name, those of `kind` (a kind name, a dtype or a tuple) if given.
+
+        >>> from rune import nx
+        >>> info = nx.__array_namespace_info__()
+        >>> list(info.dtypes(kind="real floating"))
+        ['float32', 'float64']
+        """
         check_device(device, "nx.__array_namespace_info__().dtypes")
         chosen = [d for d in _STANDARD_DTYPES if kind is None or isdtype(d, kind)]
         return {str(d): d for d in chosen}

@@ -218,7 +218,7 @@ def _values(t):
 
 def piecewise(x, condlist, funclist):
     """x's elements mapped by the function of the first true condition (numpy's
-    piecewise): where condlist[i], funclist[i](x); elsewhere 0, or the extra
+    piecewise): where `condlist[i]`, `funclist[i](x)`; elsewhere 0, or the extra
     last function's value if funclist has one more entry.
 
     Each function sees all of x (numpy passes only the selected elements),
@@ -483,12 +483,12 @@ def _spaced(np_fn, fn, start, stop, num, endpoint, dtype, **extra):
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None):
-    """`num` numbers from base**start to base**stop, evenly spaced in the exponent.
+    """`num` numbers from `base**start` to `base**stop`, evenly spaced in the exponent.
 
     Args:
       start, stop: the first and last exponents (numbers).
       num: how many.
-      endpoint: include base**stop.
+      endpoint: include `base**stop`.
       base: the base of the exponents.
       dtype: the element type; default float64.
 

@@ -63,7 +63,7 @@ def cbrt(x):
 
 
 def hypot(x1, x2):
-    """sqrt(x1**2 + x2**2) without overflow; derivative 0 at the origin.
+    """`sqrt(x1**2 + x2**2)` without overflow; derivative 0 at the origin.
 
     Args:
       x1, x2: real tensors, numpy arrays or numbers; they broadcast together.
@@ -97,7 +97,7 @@ def logaddexp(x1, x2):
 
 
 def logaddexp2(x1, x2):
-    """log2(2**x1 + 2**x2), without overflow.
+    """`log2(2**x1 + 2**x2)`, without overflow.
 
     Args:
       x1, x2: real tensors, numpy arrays or numbers; they broadcast together.
