@@ -174,7 +174,24 @@ def link_api_names(markdown: str) -> str:
 
 def _link(match: re.Match) -> str:
     name = match["name"]
-    return f"[{match.group()}][{name}]" if _resolves(name) else match.group()
+    target = _entry_name(name)
+    return f"[{match.group()}][{target}]" if target is not None else match.group()
+
+
+def _entry_name(dotted: str) -> str | None:
+    """The API entry documenting what `dotted` names, or None if it names nothing.
+
+    A second name of a function (`rune.stop_gradient = detach`) has no entry of
+    its own: it links to the entry under the function's own name.
+    """
+    obj = _resolve(dotted)
+    if obj is _MISSING:
+        return None
+    parent, _, last = dotted.rpartition(".")
+    own = getattr(obj, "__name__", last)
+    if own != last and callable(obj) and _resolve(f"{parent}.{own}") is obj:
+        return f"{parent}.{own}"
+    return dotted
 
 
 _REFERENCE_LINK = re.compile(r"\]\[(rune(?:\.[A-Za-z_]\w*)+)\]")

@@ -20,6 +20,12 @@ def test_prose_code_spans_naming_rune_link_to_their_api_entry():
         "Use [`rune.grad`][rune.grad], or [`rune.vjp(f, *primals)`][rune.vjp], on `nx.sin`.\n")
 
 
+def test_a_second_name_links_to_the_entry_of_the_function_it_names():
+    text = "`rune.stop_gradient` is `rune.detach`.\n"
+    assert hooks.link_api_names(text) == (
+        "[`rune.stop_gradient`][rune.detach] is [`rune.detach`][rune.detach].\n")
+
+
 def test_fences_headings_links_and_unknown_names_stay_as_they_are():
     text = ("## About `rune.grad`\n\n```python\nx = `rune.grad`\n```\n\n"
             "[`rune.jit`](jit.md) and `rune.no_such_thing`.\n")
