@@ -32,8 +32,9 @@ engine: see `literate_package`); without Sybil, pytest stops with one line
 naming the extra to install.
 
 A page's blocks share one namespace and must run in order on one process, so
-under pytest-xdist ``--dist loadfile`` becomes the default (an explicit
-``--dist`` wins).
+under pytest-xdist ``load`` and ``worksteal``, which may split a file between
+nodes, become ``--dist loadfile`` (said in a line when chosen explicitly);
+``loadscope``, ``loadgroup`` and ``each`` keep a file on one node and stay.
 """
 
 from __future__ import annotations
@@ -130,8 +131,25 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.pluginmanager.register(collector, "rune_literate_collector")
     # Runs before xdist's own pytest_configure (trylast) builds its scheduler.
-    if getattr(config.option, "dist", "no") == "load" and not _dist_chosen_by_user(config):
+    dist = getattr(config.option, "dist", "no")
+    if dist in _SPLITS_FILES:
         config.option.dist = "loadfile"
+        if _dist_chosen_by_user(config):
+            config.stash[_DIST_CHANGED] = (
+                f"rune.literate: --dist {dist} would run a page's blocks on two nodes, "
+                f"which share no namespace; running with --dist loadfile")
+
+
+# xdist's distributions that may send one file's tests to two nodes.
+_SPLITS_FILES = ("load", "worksteal")
+_DIST_CHANGED = pytest.StashKey[str]()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    changed = session.config.stash.get(_DIST_CHANGED, None)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if changed and reporter is not None:  # a line, not a warning: -W error would fail on it
+        reporter.write_line(changed)
 
 
 def literate_package():

@@ -183,8 +183,13 @@ def test_xdist_keeps_each_page_on_one_worker_by_default(tmp_path):
     default = run_pytest(project, "-n", "2", "-v")
     assert "LoadFileScheduling" in default.stdout
     assert "62 passed" in default.stdout, default.stdout[-3000:]
+    # An explicit --dist that keeps a file on one node is respected; load, which may
+    # split one, becomes loadfile, and the run says so.
+    scoped = run_pytest(project, "-n", "2", "--dist", "loadscope", "-v")
+    assert "LoadScopeScheduling" in scoped.stdout
     explicit = run_pytest(project, "-n", "2", "--dist", "load", "-v")
-    assert "LoadScheduling" in explicit.stdout  # an explicit --dist is respected
+    assert "LoadFileScheduling" in explicit.stdout
+    assert "rune.literate: --dist load would run a page's blocks on two nodes" in explicit.stdout
 
 
 def test_the_installed_plugin_can_be_turned_off_by_name(tmp_path):
