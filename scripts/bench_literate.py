@@ -19,6 +19,8 @@ setup...): they fail some blocks, which the table marks.
 from __future__ import annotations
 
 import argparse
+import compileall
+import importlib.util
 import os
 import platform
 import resource
@@ -81,6 +83,22 @@ def commands(pages: Path, tools: Path) -> dict[str, tuple[list[str], Path]]:
         "pytest-markdown-docs": ([*PYTEST, *peer_ini, "--markdown-docs", str(pages)], root),
         "mktestdocs": ([*PYTEST, *peer_ini, str(tools / "test_mktestdocs.py")], root),
     }
+
+
+def precompile(paths: list[Path]) -> None:
+    """Write the bytecode of rune and of every peer before timing, so that no
+    tool's first run (or every run, under PYTHONDONTWRITEBYTECODE) pays for
+    compiling its modules: installed packages usually come compiled, a
+    checkout does not."""
+    for package in ("sybil", "pytest_markdown_docs", "mktestdocs"):
+        spec = importlib.util.find_spec(package)
+        if spec is not None and spec.submodule_search_locations:
+            paths.extend(Path(location) for location in spec.submodule_search_locations)
+    for path in paths:
+        if path.is_dir():
+            compileall.compile_dir(path, quiet=1)
+        else:
+            compileall.compile_file(path, quiet=1)
 
 
 def run_once(command: list[str], cwd: Path, env: dict) -> tuple[float, float, int]:
@@ -187,6 +205,7 @@ def main() -> int:
                 directory.mkdir(parents=True)
                 write_corpus(directory, *CORPORA[name])
             corpora[name] = directory
+        precompile([REPO / "rune", REPO / "rune_literate_pytest.py", tools])
         env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}
         env["PYTHONPATH"] = os.pathsep.join([str(tools), str(REPO)])
         results = measure(corpora, tools, arguments.rounds, env)

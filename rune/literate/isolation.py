@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .parser import Page, PythonBlock
 from .pool import Worker, WorkerPool, worker_environment  # noqa: F401 -- re-exported
@@ -95,16 +95,19 @@ class IsolatedPageRunner:
         self._finalizer: weakref.finalize | None = None  # ends the worker, once
         self._ended: str | None = None  # why the worker is gone, for the blocks after
         self._page_over = False  # the worker was given back (or stopped)
+        # Blocks asked for and not answered yet (each with the blocks after it that
+        # its failure cancels), and answers not yet taken (blocks run ahead).
+        self._pending: dict[int, list[int]] = {}
+        self._answers: dict[int, dict] = {}
         # Made here, not in the worker: a worker killed at a timeout cannot remove it.
         self._shell_directory: str | None = None
 
     def run_all(self) -> list[BlockResult]:
         """Run every block of the page in order, then give the worker back."""
         try:
-            # Every request up front: the worker runs the page without waiting on us.
+            # One request up front: the worker runs the page without waiting on us.
             if self._ended is None and self._begin():
-                for index in range(len(self._index)):
-                    self._worker.send({"run": index})
+                self._request(list(range(len(self._index))), until_failure=False)
             results = [self._receive(block) for block in self.page.python_blocks]
         except BaseException:  # the user's Ctrl-C: stop the worker now
             self.close(grace=0)
@@ -112,11 +115,26 @@ class IsolatedPageRunner:
         self.close()
         return results
 
-    def run_block(self, block: PythonBlock) -> BlockResult:
-        """Run ``block`` (after the steps before it) in the worker and judge it."""
-        if self._ended is None and self._begin():
-            self._worker.send({"run": self._index[id(block)]})
+    def run_block(self, block: PythonBlock, ahead: Sequence[PythonBlock] = ()) -> BlockResult:
+        """Run ``block`` (after the steps before it) in the worker and judge it.
+
+        ``ahead``: later blocks of the page that will be asked for next, in
+        order (pytest's next tests): the worker runs them in the same request,
+        without waiting, and stops at the first block that fails; asking for
+        them later takes their answers. An answer never asked for is dropped
+        when the page ends.
+        """
+        index = self._index[id(block)]
+        if self._ended is None and not self.asked_for(block) and self._begin():
+            self._request([index, *(self._index[id(later)] for later in ahead)],
+                          until_failure=bool(ahead))
         return self._receive(block)
+
+    def asked_for(self, block: PythonBlock) -> bool:
+        """Whether ``block`` was asked for already (run ahead): its answer is
+        on its way, or here."""
+        index = self._index[id(block)]
+        return index in self._pending or index in self._answers
 
     def close(self, grace: float = 5.0) -> None:
         """End the page: its teardown runs, and the worker goes back to the pool
@@ -171,20 +189,51 @@ class IsolatedPageRunner:
                                "shell_directory": self._shell_directory})
         return not self._page_over
 
+    def _request(self, indices: list[int], until_failure: bool) -> None:
+        """Ask the worker for these blocks; each waits for its answer in ``_pending``
+        (in the order the answers come) with the blocks after it in the request
+        that a failure of it cancels."""
+        self._worker.send({"run": indices, "until_failure": until_failure})
+        for position, index in enumerate(indices):
+            self._pending[index] = indices[position + 1:] if until_failure else []
+
     def _receive(self, block: PythonBlock) -> BlockResult:
-        """Wait for the worker's answer about ``block``, timing each step it starts."""
-        if self._ended is not None:
-            return BlockResult(block, Outcome.NOT_RUN, self.path, reason=self._ended)
-        if self._worker is None or self._page_over:
-            return BlockResult(block, Outcome.NOT_RUN, self.path,
-                               reason="was not run: its page had already ended")
-        answer = self._await("result", block)
-        if isinstance(answer, BlockResult):
-            return answer
-        if answer["result"] != self._index[id(block)]:  # an answer about another block
-            return self._garbled(block, answer)
-        if answer["result"] == len(self._index) - 1:
+        """Wait for the worker's answer about ``block`` (unless it ran ahead and
+        was answered already), timing each step it starts."""
+        index = self._index[id(block)]
+        if index not in self._answers:
+            if self._ended is not None:
+                return BlockResult(block, Outcome.NOT_RUN, self.path, reason=self._ended)
+            if self._worker is None or self._page_over:
+                return BlockResult(block, Outcome.NOT_RUN, self.path,
+                                   reason="was not run: its page had already ended")
+            failed = self._await_answer(block, index)
+            if failed is not None:
+                return failed
+        if index == len(self._index) - 1:
             self.close()  # the page's last block: the worker has nothing left to do
+        return self._result(block, self._answers.pop(index))
+
+    def _await_answer(self, block: PythonBlock, index: int) -> BlockResult | None:
+        """Read answers until block ``index``'s; None, or the block's failure
+        (a timeout, a crash, a garbled pipe)."""
+        while index not in self._answers:
+            if index not in self._pending:  # a failure before it stopped its request
+                self._request([index], until_failure=False)
+            answer = self._await("result", block)
+            if isinstance(answer, BlockResult):
+                return answer
+            # The worker answers in the order of the requests: any other block is garbled.
+            if answer["result"] != next(iter(self._pending), None):
+                return self._garbled(block, answer)
+            cancelled = self._pending.pop(answer["result"])
+            if Outcome[answer["outcome"]] not in (Outcome.PASSED, Outcome.SKIPPED):
+                for later in cancelled:  # the worker stopped that request at this failure
+                    self._pending.pop(later, None)
+            self._answers[answer["result"]] = answer
+        return None
+
+    def _result(self, block: PythonBlock, answer: dict) -> BlockResult:
         return BlockResult(
             block, Outcome[answer["outcome"]], self.path, answer["output"],
             answer["traceback"], answer["notes"], answer["reason"],

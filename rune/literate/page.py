@@ -213,6 +213,23 @@ class Page:
         return [step for step in self.steps if isinstance(step, PythonBlock)]
 
 
+def line_texts(text: str) -> list[str]:
+    r"""The text of each line of ``text`` without its ending, as `split_lines`
+    splits it (its ``Line.text``s, for less than the `Line` objects cost).
+
+    >>> line_texts("a\r\nb\n"), line_texts("a\rb"), line_texts("")
+    (['a', 'b'], ['a', 'b'], [])
+    """
+    separator = "\r" if "\r" in text and "\n" not in text else "\n"
+    texts = text.split(separator)
+    last = texts.pop()  # after the last line ending: a line without one, or nothing
+    if separator == "\n" and "\r" in text:  # "\r\n" endings
+        texts = [line[:-1] if line.endswith("\r") else line for line in texts]
+    if last:
+        texts.append(last)
+    return texts
+
+
 def split_lines(text: str) -> list[Line]:
     r"""Split ``text`` at ``\n`` into `Line` objects with exact offsets.
 

@@ -16,13 +16,16 @@ a run holds are bounded by the number of workers, not of pages.
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import queue
+import select
 import signal
 import subprocess
 import sys
 import threading
+import time
 import warnings
 import weakref
 from pathlib import Path
@@ -75,11 +78,9 @@ class Worker:
             encoding="utf-8", start_new_session=(os.name == "posix"),
         )
         self.pid = self.process.pid
-        self.answers: queue.Queue = queue.Queue()
+        self.answers = Answers(self.process.stdout)
         self.pages = 0  # pages it has been lent for
         self._stopped = False
-        threading.Thread(target=_read_answers, args=(self.process.stdout, self.answers),
-                         daemon=True).start()
         self.send({"environment": kept, "coverage": coverage})
 
     def send(self, message: dict) -> None:
@@ -98,7 +99,7 @@ class Worker:
         if self._stopped:
             return
         self._stopped = True
-        _stop(self.process, grace)
+        _stop(self.process, self.answers, grace)
 
     @property
     def returncode(self) -> int | None:
@@ -222,14 +223,87 @@ class _ParentCoverage:
         return self._data[1]
 
 
-def _read_answers(stream, answers: queue.Queue) -> None:
+class Answers:
+    """A worker's answers, read from its pipe as they are asked for: each a dict,
+    a ``str`` for a line that is not JSON, and None once the worker is gone.
+
+    Where ``select.poll`` exists the caller reads the pipe itself, taking every
+    answer that has come in one read (answers to blocks run ahead come in
+    bursts); a thread reading each line and waking the caller for it cost more
+    than the rest of the parent's work on a block. Elsewhere (Windows) a
+    thread reads the pipe.
+    """
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self._ready: collections.deque = collections.deque()
+        self._partial = b""  # the start of a line not ended yet
+        self._gone = False
+        if hasattr(select, "poll"):
+            self._poll = select.poll()
+            self._poll.register(stream.fileno(), select.POLLIN)
+        else:
+            self._poll = None
+            self._lines: queue.Queue = queue.Queue()
+            threading.Thread(target=_read_lines, args=(stream, self._lines), daemon=True).start()
+
+    def put(self, answer) -> None:
+        """Add an answer after those read so far."""
+        self._ready.append(answer)
+
+    def get(self, timeout: float):
+        """The next answer; raises queue.Empty if none comes within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while not self._ready:
+            if self._gone:
+                return None
+            if self._poll is None:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                self._add(line)
+            elif self._poll.poll(max(0.0, deadline - time.monotonic()) * 1000):
+                self._read()
+            else:
+                raise queue.Empty
+        return self._ready.popleft()
+
+    def drop(self, seconds: float) -> None:
+        """Read and drop answers until the worker is gone, for at most ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while not self._gone:
+            try:
+                self.get(max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                return
+
+    def _read(self) -> None:
+        chunk = os.read(self._stream.fileno(), 1 << 16)
+        if not chunk:  # the worker is gone
+            if self._partial:  # its last line, without a newline
+                self._add(self._partial.decode("utf-8", "replace"))
+            self._poll.unregister(self._stream.fileno())
+            self._stream.close()
+            self._add(None)
+            return
+        *lines, self._partial = (self._partial + chunk).split(b"\n")
+        for line in lines:
+            self._add(line.decode("utf-8", "replace"))
+
+    def _add(self, line: str | None) -> None:
+        if line is None:
+            self._gone = True
+            self._ready.append(None)
+            return
+        try:
+            self._ready.append(json.loads(line))
+        except ValueError:
+            self._ready.append(line)  # not an answer at all: the runner reports it
+
+
+def _read_lines(stream, lines: queue.Queue) -> None:
     with stream:
         for line in stream:
-            try:
-                answers.put(json.loads(line))
-            except ValueError:
-                answers.put(line)  # not an answer at all: the runner reports it
-    answers.put(None)  # the worker is gone
+            lines.put(line)
+    lines.put(None)  # the worker is gone
 
 
 def _stop_all(workers: list[Worker], grace: float = 0.0) -> None:
@@ -237,16 +311,20 @@ def _stop_all(workers: list[Worker], grace: float = 0.0) -> None:
         worker.stop(grace)
 
 
-def _stop(process: subprocess.Popen, grace: float) -> None:
+def _stop(process: subprocess.Popen, answers: Answers, grace: float) -> None:
     """Close the worker's requests (it then exits), then kill what is left."""
     try:
         process.stdin.close()
     except OSError:
         pass
+    deadline = time.monotonic() + grace
+    answers.drop(grace)  # answers nobody took must not hold the worker writing
     try:
-        process.wait(timeout=grace)
+        process.wait(timeout=max(0.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
         pass
+    if process.stdout is not None:
+        process.stdout.close()  # its answers: unread ones are no one's now
     if os.name == "posix":
         # Freeze it, then kill every process below it (those in sessions of
         # their own too: the worker is their subreaper), then its group.

@@ -18,6 +18,7 @@ from sybil.example import SybilFailure
 from sybil.integration.pytest import SybilFile, SybilItem
 from sybil.parsers.rest import DocTestParser
 
+from .isolation import IsolatedPageRunner
 from .parser import LiterateSyntaxError
 from .paths import matches_paths
 from .pool import WorkerPool
@@ -55,6 +56,12 @@ class LiterateCollector:
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self.pool.close()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node) -> None:
+        """Tell each xdist node how tests are spread (xdist gives its nodes
+        ``--dist no``): blocks run ahead only where no other node takes queued tests."""
+        node.workerinput["rune_literate_dist"] = node.config.getoption("dist", None)
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector):
         config = parent.config
@@ -145,6 +152,9 @@ class LiterateItem(SybilItem):
         runner = self.example.document.literate_runner
         if isinstance(runner, PageRunner) and self.config.getoption("trace", False):
             result = self._trace(runner, block)
+        elif isinstance(runner, IsolatedPageRunner) and not runner.asked_for(block):
+            ahead = [item.example.parsed for item in _run_next(self)]
+            result = runner.run_block(block, ahead)
         else:
             result = runner.run_block(block)
         if result.outcome is Outcome.SKIPPED:
@@ -196,6 +206,76 @@ class DocstringItem(SybilItem):
 
     def reportinfo(self):
         return _report_info(self)
+
+
+def _run_next(item: LiterateItem) -> list[LiterateItem]:
+    """The tests of ``item``'s page that pytest runs right after it, in order:
+    their blocks can run ahead, in the same request to the worker.
+
+    Only tests known to run next count: the session's order (after ``-k``,
+    ``--deselect``, ``--lf``), or under xdist the indices queued for this
+    node; a test with markers (a skip a hook added...) ends the run. The
+    worker stops at a failed block, so with ``-x`` or ``--maxfail`` no block
+    runs past the failure pytest stops at."""
+    document = item.example.document
+    following = []
+    for later in _queued_after(item):
+        if (not isinstance(later, LiterateItem) or later.example.document is not document
+                or next(later.iter_markers(), None) is not None):
+            break
+        following.append(later)
+    return following
+
+
+def _queued_after(item: pytest.Item):
+    """The tests pytest will run after ``item``, as far as this process knows."""
+    session = item.session
+    interactor = _xdist_interactor(item.config)
+    if interactor is not None:
+        yield from _xdist_queue(interactor, item)
+        return
+    positions = getattr(session, "_literate_positions", None)
+    if positions is None or positions[0] is not session.items:
+        positions = session._literate_positions = (
+            session.items, {id(test): index for index, test in enumerate(session.items)})
+    items, index = positions[0], positions[1].get(id(item))
+    if index is not None:
+        yield from items[index + 1:]
+
+
+def _xdist_interactor(config: pytest.Config):
+    """xdist's worker-side plugin when this is an xdist worker, else None."""
+    if not hasattr(config, "workerinput"):
+        return None
+    found = getattr(config, "_literate_interactor", False)
+    if found is False:
+        found = next((plugin for plugin in config.pluginmanager.get_plugins()
+                      if type(plugin).__name__ == "WorkerInteractor"), None)
+        config._literate_interactor = found
+    return found
+
+
+# xdist's distributions that never take a test back from the node it was sent to.
+_NO_STEALING = ("load", "loadfile", "loadscope", "loadgroup", "each")
+
+
+def _xdist_queue(interactor, item: pytest.Item):
+    """The tests queued on this xdist node after ``item``: none where another
+    node may take them (``--dist worksteal``), or if xdist's queue is not the one known."""
+    if item.config.workerinput.get("rune_literate_dist") not in _NO_STEALING:
+        return
+    try:
+        items = interactor.session.items
+        if items[interactor.item_index] is not item:
+            return
+        with interactor.torun.lock() as queued:
+            indices = [interactor.nextitem_index, *queued]
+    except (AttributeError, IndexError, TypeError):
+        return
+    for index in indices:
+        if not isinstance(index, int):  # xdist's shutdown marker
+            return
+        yield items[index]
 
 
 def _fail_in_the_block(runner: PageRunner, result: BlockResult) -> None:

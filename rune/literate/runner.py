@@ -16,7 +16,6 @@ under that path, so tracebacks also show the right source text.
 
 from __future__ import annotations
 
-import ast
 import codecs
 import enum
 import functools
@@ -41,8 +40,8 @@ from .parser import (
     SetupBlock,
     Step,
     TeardownBlock,
-    split_lines,
 )
+from .page import line_texts
 from .session import (
     SHELL_LANGUAGES,
     Example,
@@ -470,15 +469,10 @@ class PageRunner:
         return self._compile_at(example.source, fence.line + example.first, "single")
 
     def _compile_at(self, source: str, offset: int, mode: str):
-        try:
-            tree = ast.parse(source, self.path, mode)
-        except SyntaxError as error:
-            for name in ("lineno", "end_lineno"):
-                if getattr(error, name, None) is not None:
-                    setattr(error, name, getattr(error, name) + offset)
-            raise
-        ast.increment_lineno(tree, offset)
-        return compile(tree, self.path, mode, dont_inherit=True)
+        # Blank lines in front put each line at its line of the page: cheaper
+        # than moving a parsed tree (ast.increment_lineno walks every node), and
+        # a syntax error's own message ("detected at line N") names the page's line.
+        return compile("\n" * offset + source, self.path, mode, dont_inherit=True)
 
     def _traceback(self, error: BaseException) -> str:
         # Drop the runner's own frames: the story starts in the page.
@@ -488,7 +482,7 @@ class PageRunner:
         return escape_surrogates("".join(traceback.format_exception(type(error), error, frames)))
 
     def _register_source(self) -> None:
-        lines = [line.text + "\n" for line in split_lines(self.page.text)]
+        lines = [text + "\n" for text in line_texts(self.page.text)]
         for step in self.page.steps:
             if isinstance(step, PythonBlock) and step.session is not None:
                 for example in step.session:

@@ -7,8 +7,10 @@ processes) goes to stderr, so nothing a block does can garble the answers.
 
 Requests: first ``{"environment", "coverage"}`` (the worker's own set-up), then
 for each page ``{"token", "text", "path", "sys_path", "timeout", "shell_directory"}``
-(the parent makes and removes the directory its shell commands run in), ``{"run": i}``
-for each python block wanted, in page order, and ``{"end": true}``. Answers,
+(the parent makes and removes the directory its shell commands run in), ``{"run": [i, ...]}``
+for python blocks wanted, in page order (with ``"until_failure": true``, the
+blocks after a failed one in that request are not run: under pytest, blocks
+are asked for ahead of the tests), and ``{"end": true}``. Answers,
 each with the worker's ``pid`` and the page's ``token``:
 ``{"start": line, "timeout": seconds}`` before each step runs (so the parent
 can time it and name it), ``{"result": i, ...}`` when block ``i`` is judged,
@@ -21,6 +23,7 @@ nor answer for the worker.
 
 from __future__ import annotations
 
+import _signal
 import json
 import linecache
 import os
@@ -45,8 +48,9 @@ def main() -> None:
     if hasattr(os, "register_at_fork"):  # POSIX: Windows has no fork
         os.register_at_fork(after_in_parent=forked.set,
                             after_in_child=lambda: _leave_the_pipes(requests, answers))
+    handlers = _signal_handlers()  # the same before every page: each page restores them
     for request in iter(requests.readline, ""):
-        page = _PageJob(json.loads(request), requests, answers, me, forked, measure)
+        page = _PageJob(json.loads(request), requests, answers, me, forked, measure, handlers)
         if not page.run():
             break
     _exit()
@@ -55,9 +59,10 @@ def main() -> None:
 class _PageJob:
     """One page's requests, from its start to its ``end``, in this worker."""
 
-    def __init__(self, job: dict, requests, answers, me: int, forked, measure) -> None:
+    def __init__(self, job: dict, requests, answers, me: int, forked, measure,
+                 handlers: dict) -> None:
         self.job, self.requests, self.answers = job, requests, answers
-        self.me, self.forked, self.measure = me, forked, measure
+        self.me, self.forked, self.measure, self.handlers = me, forked, measure, handlers
 
     def send(self, message: dict) -> None:
         message.update(pid=self.me, token=self.job["token"])
@@ -70,7 +75,7 @@ class _PageJob:
         from .docstrings import parse_source  # here: after main's coverage set-up, so measured
         from .runner import PageRunner  # here: after main's coverage set-up, so measured
 
-        baseline = _Baseline()
+        baseline = _Baseline(self.handlers)
         sys.path[:] = self.job["sys_path"]
         page = parse_source(self.job["text"], self.job["path"])
         blocks = page.python_blocks
@@ -88,14 +93,16 @@ class _PageJob:
             if "end" in message:
                 ended = True
                 break
-            index = message["run"]
-            result = runner.run_block(blocks[index])
-            if os.getpid() != self.me:  # a forked child came back here: it has no say
-                os._exit(_child_status(result))
-            self.send({
-                "result": index, "outcome": result.outcome.name, "output": result.output,
-                "traceback": result.traceback, "notes": result.notes, "reason": result.reason,
-            })
+            for index in message["run"]:
+                result = runner.run_block(blocks[index])
+                if os.getpid() != self.me:  # a forked child came back here: it has no say
+                    os._exit(_child_status(result))
+                self.send({
+                    "result": index, "outcome": result.outcome.name, "output": result.output,
+                    "traceback": result.traceback, "notes": result.notes, "reason": result.reason,
+                })
+                if result.failed and message.get("until_failure"):
+                    break  # pytest may stop here (-x): the blocks run ahead wait to be asked again
         runner.finish()  # teardown blocks, if the page's last block was not asked for
         if os.getpid() != self.me:
             os._exit(0)
@@ -127,7 +134,7 @@ class _PageJob:
 class _Baseline:
     """What a page may change in the worker and the next page must not see."""
 
-    def __init__(self) -> None:
+    def __init__(self, handlers: dict) -> None:
         self.environment = dict(os.environ)
         self.argv = list(sys.argv)
         self.directory = os.getcwd()
@@ -137,7 +144,7 @@ class _Baseline:
         self.recursion = sys.getrecursionlimit()
         self.umask = os.umask(0o22)
         os.umask(self.umask)
-        self.handlers = {number: signal.getsignal(number) for number in _SIGNALS}
+        self.handlers = handlers
 
     def restore(self) -> None:
         if os.environ != self.environment:
@@ -155,8 +162,14 @@ class _Baseline:
         if hasattr(signal, "setitimer"):
             signal.setitimer(signal.ITIMER_REAL, 0)
         for number, handler in self.handlers.items():
-            if signal.getsignal(number) is not handler and handler is not None:
+            if _signal.getsignal(number) is not handler and handler is not None:
                 signal.signal(number, handler)
+
+
+def _signal_handlers() -> dict:
+    """Each signal's handler, as ``_signal`` gives it: ``signal.getsignal`` turns
+    each into an enum member first, which cost more than the rest of a page's restore."""
+    return {number: _signal.getsignal(number) for number in _SIGNALS}
 
 
 # The signals whose handlers a page may change (SIGKILL and SIGSTOP have none).

@@ -44,3 +44,13 @@ def test_the_table_gives_ratios_to_sybil_and_marks_failing_runs():
     text = bench.table(measured, ["200x10", "200x1"], rounds=3)
     assert "| rune check -j 1 | 0.50 (0.25x) | 0.50 (0.25x) |" in text
     assert "1.20 (0.60x) (fails)" in text
+
+
+def test_rune_and_the_peers_are_timed_from_compiled_bytecode(tmp_path):
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "module.py").write_text("x = 1\n")
+    (tmp_path / "plugin.py").write_text("y = 2\n")
+    bench.precompile([package, tmp_path / "plugin.py"])
+    assert list((package / "__pycache__").glob("module.*.pyc"))
+    assert list((tmp_path / "__pycache__").glob("plugin.*.pyc"))
