@@ -82,7 +82,8 @@ def nx_reference(package: str = "rune.nx") -> str:
             if not _documented(family, name):
                 continue
             original = getattr(family, name).__name__
-            if original != name:  # `conjugate = conj`: documented once, under conj
+            # `conjugate = conj`: documented once, under conj (when the package has conj)
+            if original != name and hasattr(importlib.import_module(package), original):
                 other_names.append(f"`nx.{name}` for [`nx.{original}`][{package}.{original}]")
                 continue
             parts.append(

@@ -17,10 +17,28 @@ from . import tensor as _tensor
 from .tensor import Tensor, TracedValueError
 from .dtypes import *  # noqa: F403
 from .creation import *  # noqa: F403
-from .manipulation import *  # noqa: F403
+# each sub-family by name, as the API reference's tools read them (statically)
+from .manipulation.shape import *  # noqa: F403
+from .manipulation.transpose_like import *  # noqa: F403
+from .manipulation.dimensions import *  # noqa: F403
+from .manipulation.joining import *  # noqa: F403
+from .manipulation.splitting import *  # noqa: F403
+from .manipulation.tiling import *  # noqa: F403
+from .manipulation.adding_removing import *  # noqa: F403
+from .manipulation.rearranging import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .logic import *  # noqa: F403
-from .math import *  # noqa: F403
+from .math.trigonometric import *  # noqa: F403
+from .math.hyperbolic import *  # noqa: F403
+from .math.rounding import *  # noqa: F403
+from .math.sums_products_differences import *  # noqa: F403
+from .math.exponents_logarithms import *  # noqa: F403
+from .math.special import *  # noqa: F403
+from .math.floating_point import *  # noqa: F403
+from .math.arithmetic import *  # noqa: F403
+from .math.complex import *  # noqa: F403
+from .math.extrema import *  # noqa: F403
+from .math.miscellaneous import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .statistics import *  # noqa: F403
 from .sets import *  # noqa: F403
