@@ -46,7 +46,6 @@ import sys
 
 import pytest
 
-DISTRIBUTION = "rune-autodiff"
 # The pages `--literate` collects when literate_paths is empty.
 DEFAULT_PATHS = ("docs", "README.md")
 
@@ -120,7 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except ImportError:
         raise pytest.UsageError(
             "rune.literate is turned on (its paths, docstring_paths or "
-            f'--literate) but Sybil is not installed: pip install "{DISTRIBUTION}[literate]"'
+            '--literate) but Sybil is not installed: pip install "sybil>=9"'
         ) from None
     pytest_plugin = importlib.import_module(literate_package().__name__ + ".pytest_plugin")
 

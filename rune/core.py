@@ -33,26 +33,53 @@ __all__ = [
 class Primitive:
     """An operation with rules: the only thing the transformations know.
 
-    Attributes (set by the family that defines the primitive):
-      impl(*values, **params): the numpy computation. Its arguments are numpy
-        arrays, numpy scalars or Python numbers (a constant stays as given). It
-        returns an array, or a numpy scalar where numpy gives one for a 0-d
-        result (ufuncs do): eager `bind` stores the result unconverted, to stay
-        short, so a Tensor's value may be either.
-      abstract_eval(*avals, **params) -> (shape, dtype): for jit and the record.
-      jvp_rules: one rule per argument, `rule(t, ans, *args, **params)`, giving
-        that argument's contribution to the output tangent (JVPs are linear in
-        the tangents, so contributions add). `None` means no rule: raise.
-        A `Scaled(factor)` rule says the contribution is `t * factor(ans, *args)`.
-      jvp: a whole rule `(primals, tangents, **params) -> (out, tangent)` for the
-        primitives whose derivative is not a sum of per-argument parts.
+    A family of primitives (in rune/primitives/) makes each one from its
+    numpy implementation, then sets the rules below;
+    [`binder`][rune.core.binder] makes the function users call.
+
+    Args:
+      name: the name that graphs and error messages show.
+      impl: the numpy computation, `impl(*values, **params)`. Its arguments
+        are numpy arrays, numpy scalars or Python numbers (a constant stays
+        as given). It returns an array, or a numpy scalar where numpy gives
+        one for a 0-d result (ufuncs do): eager `bind` stores the result
+        unconverted, to stay short, so a Tensor's value may be either.
+      abstract_eval: `abstract_eval(*avals, **params) -> (shape, dtype)`, the
+        result's shape and dtype from the arguments', for jit and the record.
+
+    Attributes:
+      jvp_rules: one rule per argument, `rule(t, ans, *args, **params)`,
+        giving that argument's contribution to the output tangent (JVPs are
+        linear in the tangents, so contributions add). `None` means no rule:
+        raise. A `Scaled(factor)` rule says the contribution is
+        `t * factor(ans, *args)`.
+      jvp: a whole rule, `jvp(primals, tangents, **params) -> (out, tangent)`,
+        for the primitives whose derivative is not a sum of per-argument parts.
       transpose_rules: for linear primitives, one rule per argument,
-        `rule(ct, *args, **params)` with the linear arguments given as record
+        `rule(ct, *args, **params)`, with the linear arguments given as record
         variables (which carry shape and dtype but no value).
-      batch(values, dims, **params) -> (out, out_dim): the vmap rule.
-      zero_derivative: the output does not move with the inputs (floor, sign...).
+      batch: the vmap rule, `batch(values, dims, **params) -> (out, out_dim)`.
+      zero_derivative: the output does not move with the inputs (floor,
+        sign...).
       multilinear: linear in each argument only while the others stay fixed
         (multiply, matmul): the record accepts one tangent argument at a time.
+
+    A running sum, with its value, shape rule and jvp rule (the page "Adding
+    a primitive" gives it its transpose and batching rules too):
+
+    >>> import numpy as np
+    >>> import rune
+    >>> from rune import nx
+    >>> from rune.core import Primitive, binder
+    >>> running_sum_p = Primitive("running_sum", lambda x: np.cumsum(x, axis=-1),
+    ...                           lambda x: (tuple(x.shape), x.dtype))
+    >>> running_sum = binder(running_sum_p)
+    >>> running_sum_p.jvp_rules = (lambda t, ans, x: running_sum(t),)
+    >>> x = nx.array([1.0, 2.0, 3.0])
+    >>> print(running_sum(x))
+    float64 [3] [1, 3, 6]
+    >>> print(rune.jvp(running_sum, (x,), (nx.ones(3),))[1])
+    float64 [3] [1, 2, 3]
     """
 
     __slots__ = (

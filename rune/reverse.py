@@ -52,10 +52,15 @@ class Record(GraphTrace):
         return super().process(prim, args, params)
 
     def not_linear_message(self, prim):
-        return (
+        message = (
             f"{prim.name} was applied to a tangent in a way that is not linear in it: "
             f"a jvp rule must only scale, add and rearrange its tangents"
         )
+        if prim.transpose_rules is None:
+            # Or a new linear primitive lacks its transpose rule: say that too.
+            message += (f" ({prim.name} has no transpose rule: if it is linear, give it "
+                        f"transpose_rules)")
+        return message
 
     def _linear_use(self, prim, args):
         """Whether the tangents among args are where the primitive is linear."""

@@ -5,8 +5,10 @@ docstrings put their examples after the description, as doctest does,
 not under a Google-style "Examples:" heading. Markdown would read `>>>` as
 three nested block quotes, so this extension wraps each run of example lines
 (from a `>>>` line to the next blank line) in a ```` ```pycon ```` fence before
-mkdocstrings renders the docstring. Examples under an "Examples:" heading are
-left to the Google parser, which handles them itself; so are fenced blocks.
+mkdocstrings renders the docstring; the fence is longer than any run of
+backticks the example holds (an example may print a markdown page).
+Examples under an "Examples:" heading are left to the Google parser, which
+handles them itself; so are fenced blocks.
 
 `ExportsOverSubmodules`: `rune.vmap` is documented as the function, not as
 the submodule rune/vmap.py that griffe keeps under that name.
@@ -55,12 +57,20 @@ def fence_doctests(text: str) -> str:
             if out and out[-1].strip():
                 out.append("")
             margin = line[:indent]
-            out += [margin + "```pycon", *lines[i:end], margin + "```"]
+            marker = _fence_around(lines[i:end])
+            out += [margin + marker + "pycon", *lines[i:end], margin + marker]
             i = end
             continue
         out.append(line)
         i += 1
     return "\n".join(out)
+
+
+def _fence_around(lines: list[str]) -> str:
+    """A backtick fence longer than any the example prints: an output line
+    of three backticks would otherwise close the fence and split the example."""
+    inner = [len(run) for line in lines for run in re.findall(r"`{3,}", line)]
+    return "`" * max([3, *(length + 1 for length in inner)])
 
 
 class DoctestFences(griffe.Extension):

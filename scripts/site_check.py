@@ -15,13 +15,27 @@ passes when:
 - each Mermaid diagram is rendered as an SVG, not as mermaid's error picture;
 - what scripts/site_reading.py checks as a reader reads: tables and plots at
   688 px and 390 px, no raw Sphinx roles, maths typeset, API links from the
-  prose and the downloads of Learn pages.
+  prose and the downloads of Learn pages;
+- what scripts/site_course.py checks of the site as a course: no out block
+  scrolls sideways at 1280 px or 390 px, a page with tested blocks names the
+  rune version its outputs were checked with, a downloaded notebook installs
+  rune first and links to the site, not to .md files.
+- what scripts/site_figures.py checks of pictures, diagrams and maths: their
+  text at 11 px or more at 390 px, no maths left raw or written in Unicode,
+  Mermaid's script loaded only where a diagram is.
+
+And without a browser, what scripts/site_built.py checks: no built page
+outside the navigation, and each entry of the API pages reads as its
+docstring was written (no `*` read as emphasis, no bogus link, no example
+split apart) and links back to the pages that link to it ("Taught on").
 
 Then the search, opened from `?q=linearize`, must list a result that mentions
 "linearize", and its index must hold no out block. Screenshots of Home, a
 Learn page, Performance and the API reference of `rune`, in the light and
-dark palettes (and Performance on a phone), go to site-check/. Exits 1 with a
-line per failure.
+dark palettes (and Performance on a phone), go to site-check/. Search must
+find the names "Coming from JAX, PyTorch or autograd" maps, on that page, and
+Getting started's notebook, run by nbclient, must print its out blocks.
+Exits 1 with a line per failure.
 
 Chromium is driven through the DevTools protocol over a pipe
 (`--remote-debugging-pipe`: JSON messages ending in a NUL byte on file
@@ -48,6 +62,10 @@ import threading
 import time
 from pathlib import Path
 
+import mkdocs_diagrams
+import site_built
+import site_course
+import site_figures
 import site_reading
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,8 +103,10 @@ MEASURE_PAGE = r"""(() => {
     .filter((el) => !el.closest(".doc"));
   const blocks_in_docs = (selector) => content.querySelectorAll(`.doc ${selector}`).length;
   const empty = (els) => els.filter((el) => !el.textContent.trim()).length;
-  const python = blocks("div.language-python, div.language-py");
-  const out = blocks("div.language-out");
+  // An out block in a code language (printed source) is an out block, not code.
+  const code = ":not(.literate-out)";
+  const python = blocks(`div.language-python${code}, div.language-py${code}`);
+  const out = blocks("div.language-out, div.literate-out:not(.language-out)");
   const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT);
   let prose = "";
   while (walker.nextNode()) {
@@ -321,9 +341,10 @@ def expected_blocks(markdown: Path) -> dict:
         "python": sum(block.session is None for block in page.python_blocks),
         # An out block marked `<!-- literate: out -->` may be a mermaid fence,
         # which renders as a diagram (counted below), not as an out block.
-        "out": sum(block.out is not None and block.out.language == "out"
+        "out": sum(block.out is not None and block.out.language not in ("mermaid", "svg")
                    for block in page.python_blocks),
-        "mermaid": count_mermaid_fences(text),
+        # Boxes-and-arrows flowcharts are drawn at build time (scripts/mkdocs_diagrams.py).
+        "mermaid": count_mermaid_fences(mkdocs_diagrams.draw_static_flowcharts(text)),
     }
 
 
@@ -377,10 +398,16 @@ def check_page(browser: Browser, base: str, markdown: Path, learn: bool) -> list
         failures.append("mermaid drew an error instead of a diagram (a syntax error?)")
     failures += browser.problems()
     failures += site_reading.check_reading(browser, base, url, markdown, learn)
+    failures += site_course.check_checked_with(browser, markdown)
+    if learn:
+        notebook = markdown.relative_to(DOCS).with_suffix(".ipynb").name
+        failures += site_course.check_notebook(f"{base}/downloads/{notebook}")
+    failures += site_figures.check_figures(browser, _mermaid_drawn())
     palettes = ("light", "dark") if "#only-" in markdown.read_text(encoding="utf-8") else ("light",)
     for viewport in site_reading.VIEWPORTS:
         for palette in palettes:
             failures += site_reading.check_layout(browser, viewport, palette)
+        failures += site_course.check_out_blocks(browser, viewport)
     browser.send("Emulation.setEmulatedMedia", features=[])
     site_reading.set_viewport(browser, "desktop")
     return [f"{url} ({markdown.relative_to(ROOT)}): {failure}" for failure in failures]
@@ -449,7 +476,9 @@ def main(argv: list[str] | None = None) -> int:
         build_site()
     if not (SITE / "index.html").exists():
         sys.exit(f"site_check: no built site in {SITE}; build it or drop --no-build")
-    pages = sorted(DOCS.rglob("*.md"))
+    # Not the snippets mkdocs.yml excludes from the build (docs/assets/*.md).
+    built = site_built.built_pages(SITE)
+    pages = [page for page in sorted(DOCS.rglob("*.md")) if page_url(page) in built]
     learn = {DOCS / name for name in site_reading.learn_pages()}
     options.screenshots.mkdir(parents=True, exist_ok=True)
 
@@ -461,7 +490,12 @@ def main(argv: list[str] | None = None) -> int:
         for markdown in pages:
             failures += check_page(browser, base, markdown, markdown in learn)
         failures += check_search(browser, base)
+        failures += site_course.check_coming_from_search(browser, base)
+        failures += site_course.check_notebook_runs(base)
         failures += site_reading.check_search_index(SITE, pages)
+        failures += site_built.check_orphan_pages(SITE)
+        failures += site_built.check_api_entries(SITE)
+        failures += site_built.check_taught_on(SITE)
         shots = [(name, viewport, dark) for name in SCREENSHOT_PAGES
                  for viewport, dark in (("desktop", False), ("desktop", True))]
         shots += [(name, "phone", False) for name in PHONE_SCREENSHOT_PAGES]

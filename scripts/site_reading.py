@@ -116,9 +116,10 @@ MEASURE_READING = r"""(() => {
 
 
 def learn_pages() -> list[str]:
-    """The Learn section's pages, from mkdocs.yml's nav (as the hooks read it)."""
+    """The pages with downloads (Getting started, the Learn section, Tensors),
+    from mkdocs.yml's nav, as the hooks read it."""
     sys.path.insert(0, str(ROOT / "scripts"))
-    from mkdocs_hooks import learn_pages as from_nav
+    from mkdocs_hooks import downloaded_pages as from_nav
 
     class Loader(yaml.SafeLoader):
         """mkdocs.yml's own tags (!ENV, !!python/name) are not needed here."""

@@ -591,7 +591,7 @@ CASES = {
         lambda nr: unary(lambda x, n=nr[0]: B.bessel_yn(x, n=n), uniform(0.3, nr[1]))),
     # elementwise, two or three arguments
     **{getattr(E, name).primitive: binary(getattr(E, name)) for name in [
-        "hypot", "logaddexp", "logaddexp2"]},
+        "hypot", "logaddexp", "logaddexp2", "nextafter"]},
     **{getattr(E, name).primitive: binary(getattr(E, name)) for name in [
         "add", "subtract", "multiply", "arctan2", "maximum", "minimum"]},
     E.divide.primitive: binary(E.divide, (normal, _positive)),

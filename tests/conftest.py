@@ -30,3 +30,7 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("rune")
+
+# The Array API conformance suite, vendored: scripts/array_api_conformance.py runs it
+# on rune.nx with its own configuration, not as part of rune's tests.
+collect_ignore = ["array_api_suite"]

@@ -98,6 +98,7 @@ SWEEP: dict[str, Case] = {
     "nx.arctan2": binary(nx.arctan2, y=(0.5, 2.0)),
     "nx.hypot": binary(nx.hypot, x=(0.5, 2.0)),
     "nx.logaddexp": binary(nx.logaddexp), "nx.logaddexp2": binary(nx.logaddexp2),
+    "nx.nextafter": binary(nx.nextafter),  # the standard's 2024.12 revision
     "nx.maximum": binary(nx.maximum, y=(-1.9, 1.9)), "nx.minimum": binary(nx.minimum, y=(-1.9, 1.9)),
     "nx.fmax": binary(nx.fmax, y=(-1.9, 1.9)), "nx.fmin": binary(nx.fmin, y=(-1.9, 1.9)),
     "nx.mod": binary(nx.mod, x=(2.1, 2.7), y=(1.2, 1.4)),
@@ -227,6 +228,10 @@ SWEEP: dict[str, Case] = {
         "expit")},
     **{f"scipy.special.{n}": unary(getattr(special, n), 0.5, 3.0, complex=True) for n in (
         "softmax", "log_softmax", "logsumexp")},
+    **{f"scipy.special.{n}": unary(getattr(special, n), -3.0, 3.0) for n in (
+        "ndtr", "log_ndtr")},
+    "scipy.special.ndtri": unary(special.ndtri, 0.05, 0.95),
+    "scipy.special.entr": unary(special.entr, 0.2, 3.0),
     "scipy.special.erfinv": unary(special.erfinv, -0.9, 0.9),
     "scipy.special.erfcinv": unary(special.erfcinv, 0.1, 1.9),
     "scipy.special.logit": unary(special.logit, 0.1, 0.9),

@@ -23,12 +23,11 @@ def test_a_tensor_answers_nx_as_its_namespace():
     t = nx.array([1.0, 2.0])
     assert t.__array_namespace__() is nx
     assert t.__array_namespace__(api_version=nx.__array_api_version__) is nx
-    assert nx.__array_api_version__ == "2023.12"
 
 
 @pytest.mark.parametrize("version", ["2019.12", "1.0", 2023.12])
 def test_an_unknown_api_version_raises_naming_it(version):
-    with pytest.raises(ValueError, match=r"api_version must be None or one of .*2023\.12"):
+    with pytest.raises(ValueError, match=r"api_version must be None or one of .*2024\.12"):
         nx.ones(2).__array_namespace__(api_version=version)
 
 
@@ -275,12 +274,40 @@ def test_from_dlpack_shares_a_numpy_arrays_memory_unless_asked_to_copy():
     assert nx.from_dlpack(t) is t
 
 
-def test_a_tensor_exports_read_only_memory_through_dlpack():
+def test_a_tensor_exports_a_copy_or_with_copy_false_read_only_memory_through_dlpack():
     t = nx.array([1.0, 2.0])
     out = np.from_dlpack(t)
-    np.testing.assert_array_equal(out, [1.0, 2.0])
-    assert not out.flags.writeable
+    out[0] = 5.0  # the consumer's own copy: the tensor never changes
+    np.testing.assert_array_equal(t, [1.0, 2.0])
+    shared = np.from_dlpack(t, copy=False)
+    np.testing.assert_array_equal(shared, [1.0, 2.0])
+    assert not shared.flags.writeable
+    assert shared.ctypes.data == np.asarray(t._value).ctypes.data
     assert t.__dlpack_device__() == np.ones(1).__dlpack_device__()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint8", "complex128", "bool"])
+def test_dlpack_round_trips_with_torch(dtype):
+    torch = pytest.importorskip("torch", reason="torch is not installed (a CPU build)")
+    source = torch.arange(6).reshape(2, 3) % 2 == 0 if dtype == "bool" else \
+        torch.arange(6).reshape(2, 3).to(getattr(torch, dtype))
+    t = nx.from_dlpack(source)  # torch's memory, not a copy
+    assert t.dtype == np.dtype(dtype) and t.shape == (2, 3)
+    assert np.asarray(t._value).ctypes.data == source.data_ptr()
+    np.testing.assert_array_equal(t, source.numpy())
+    expected = source.numpy().copy()
+    back = torch.from_dlpack(t)  # a copy: torch does not honour DLPack's read-only flag
+    back.zero_()
+    np.testing.assert_array_equal(t, expected)
+    shared = torch.from_dlpack(nx.array(source.numpy()), copy=False)
+    assert shared.dtype == source.dtype
+    np.testing.assert_array_equal(shared.numpy(), source.numpy())
+
+
+def test_a_tensor_torch_reads_without_a_copy_is_the_tensors_memory():
+    torch = pytest.importorskip("torch", reason="torch is not installed (a CPU build)")
+    t = nx.array([1.0, 2.0])
+    assert torch.from_dlpack(t, copy=False).data_ptr() == np.asarray(t._value).ctypes.data
 
 
 def test_from_dlpack_names_what_it_cannot_read():
@@ -389,3 +416,316 @@ def test_clip_without_bounds_is_x_as_in_numpy_2():
     np.testing.assert_array_equal(nx.clip(x), np.clip(x, None, None))
     t = nx.array(x)
     assert nx.clip(t) is t
+
+
+# ------------------------------------------------------------ a 0-d boolean index
+
+# The standard's boolean indexing with M = 0: x[b] for a 0-d b replaces no axis
+# by one of length 1 (b true) or 0 (false), as numpy does. scipy's apply_where
+# indexes its 0-d results so (scipy.stats.variation, tmean, gstd).
+SCALAR_MASKS = [np.True_, np.False_, True, (np.False_,), (0, np.True_), (Ellipsis, np.False_),
+                (np.False_, slice(1, None)), (None, True, 1), (slice(None), False, None)]
+
+
+@pytest.mark.parametrize("index", SCALAR_MASKS, ids=repr)
+def test_a_zero_dimensional_boolean_index_adds_an_axis_as_numpys(index):
+    x = np.arange(6.0).reshape(2, 3)
+    as_tensors = tuple(nx.array(i) if isinstance(i, (bool, np.bool_)) else i
+                       for i in (index if isinstance(index, tuple) else (index,)))
+    for ours in (nx.array(x)[index], nx.array(x)[as_tensors]):
+        assert ours.shape == x[index].shape
+        np.testing.assert_array_equal(np.asarray(ours), x[index])
+
+
+def test_a_zero_dimensional_boolean_index_differentiates():
+    square_kept = lambda t, keep: nx.sum(t[nx.array(keep)] ** 2)  # noqa: E731
+    assert float(rune.grad(square_kept)(nx.array(3.0), True)) == 6.0
+    assert float(rune.grad(square_kept)(nx.array(3.0), False)) == 0.0
+
+
+# ------------------------------------------------------------ nx.special, for scipy
+
+# scipy.special under SCIPY_ARRAY_API=1 calls xp.special.<name> when the array's
+# namespace has it (in anticipation of the standard's 'special' extension), and
+# otherwise numpy's ufunc on np.asarray of the tensor, which cannot differentiate.
+# The environment variable must be set before scipy is imported: a fresh process.
+SCIPY_ON_TENSORS = """
+import os
+os.environ["SCIPY_ARRAY_API"] = "1"
+import numpy as np
+import rune
+from rune import nx
+from scipy import special, stats
+
+x = np.array([0.3, 1.2, 2.5])
+for name, args in [("erf", (x,)), ("gammaln", (x,)), ("digamma", (x,)), ("i0e", (x,)),
+                   ("gammainc", (1.5, x)), ("xlogy", (x, x + 1)), ("stdtr", (3.0, x)),
+                   ("ndtr", (x,)), ("log_ndtr", (x,)), ("ndtri", (x / 3,)), ("entr", (x,))]:
+    tensors = tuple(nx.array(a) if isinstance(a, np.ndarray) else a for a in args)
+    f = getattr(special, name)
+    np.testing.assert_allclose(np.asarray(f(*tensors)), f(*args), rtol=1e-13)
+    rune.check_grads(lambda t: nx.sum(f(*tensors[:-1], t)), (tensors[-1],), modes=("rev",))
+rune.check_grads(lambda t: stats.ttest_1samp(t, 1.0).pvalue, (nx.array(x),), modes=("rev",))
+print("ok")
+"""
+
+
+def test_nx_special_is_rune_scipy_special():
+    import rune.scipy
+
+    assert nx.special is rune.scipy.special
+    with pytest.raises(AttributeError, match="module 'rune.nx' has no attribute 'specia'"):
+        nx.specia  # noqa: B018
+
+
+def test_scipy_special_on_tensors_differentiates_through_nx_special():
+    import subprocess
+    import sys
+
+    pytest.importorskip("scipy", minversion="1.15")
+    done = subprocess.run([sys.executable, "-c", SCIPY_ON_TENSORS], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout == "ok\n"
+# ------------------------------------------------------------ special cases
+
+INF, NAN = np.inf, np.nan
+# The standard's special cases numpy does not give (its text is the reference:
+# array-api src/array_api_stubs/_2024_12/elementwise_functions.py): function,
+# arguments, the result. The sign of a zero counts.
+SPECIAL_CASES = [
+    ("expm1", (complex(0.0, 0.0),), complex(0.0, 0.0)),
+    ("expm1", (complex(-0.0, 0.0),), complex(0.0, 0.0)),
+    ("expm1", (complex(INF, 0.0),), complex(INF, 0.0)),
+    ("expm1", (complex(-INF, 0.0),), complex(-1.0, 0.0)),
+    ("expm1", (complex(-INF, INF),), complex(-1.0, 0.0)),
+    ("expm1", (complex(INF, INF),), complex(INF, NAN)),
+    ("expm1", (complex(-INF, NAN),), complex(-1.0, 0.0)),
+    ("expm1", (complex(INF, NAN),), complex(INF, NAN)),
+    ("expm1", (complex(NAN, 0.0),), complex(NAN, 0.0)),
+    ("expm1", (complex(NAN, 1.0),), complex(NAN, NAN)),
+    ("expm1", (complex(1.0, INF),), complex(NAN, NAN)),
+    ("tanh", (complex(INF, 2.0),), complex(1.0, 0.0)),
+    ("tanh", (complex(INF, -2.0),), complex(1.0, -0.0)),
+    ("tanh", (complex(-INF, 2.0),), complex(-1.0, 0.0)),
+    ("floor_divide", (INF, 2.0), INF),
+    ("floor_divide", (INF, -2.0), -INF),
+    ("floor_divide", (-INF, 2.0), -INF),
+    ("floor_divide", (-INF, -2.0), INF),
+    ("floor_divide", (1.0, -INF), -0.0),
+    ("floor_divide", (-1.0, INF), -0.0),
+    ("floor_divide", (1.0, INF), 0.0),
+    ("floor_divide", (-1.0, -INF), 0.0),
+    ("floor_divide", (INF, INF), NAN),
+]
+
+
+def _same_special_value(got, expected):
+    """Equal, NaN for NaN, and zeros of the same sign (real and imaginary parts apart)."""
+    got = complex(got) if isinstance(expected, complex) else float(got)
+    parts = [(got.real, expected.real), (got.imag, expected.imag)] if isinstance(
+        expected, complex) else [(got, expected)]
+    return all((np.isnan(g) and np.isnan(e)) or (g == e and np.signbit(g) == np.signbit(e))
+               for g, e in parts)
+
+
+def _special_inputs(args):
+    return [nx.array(np.array(a, np.complex128 if isinstance(a, complex) else np.float64))
+            for a in args]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("name, args, expected", SPECIAL_CASES,
+                         ids=[f"{n}{a}" for n, a, _ in SPECIAL_CASES])
+def test_the_standards_special_cases(name, args, expected):
+    got = getattr(nx, name)(*_special_inputs(args))
+    assert _same_special_value(got.item(), expected), f"{name}{args} = {got.item()}"
+
+
+def test_floor_divide_stays_numpys_on_finite_numbers():
+    x = np.array([7.0, -7.0, 7.0, -7.0, 0.5, -0.0, 3.0])
+    y = np.array([2.0, 2.0, -2.0, -2.0, 0.25, 5.0, 0.0])
+    with np.errstate(divide="ignore"):
+        assert_same = np.testing.assert_array_equal
+        assert_same(nx.floor_divide(nx.array(x), nx.array(y)).numpy(), np.floor_divide(x, y))
+    ints = np.array([7, -7, 9])
+    assert nx.floor_divide(nx.array(ints), 2).dtype == np.int64
+
+
+def _transformed(how, f):
+    """f under one transformation, giving f's value: the primal of jvp and vjp,
+    vmap over a batch of one, rune.jit's numpy replay, fused and JAX paths."""
+    if how == "jvp":
+        return lambda *xs: rune.jvp(f, xs, tuple(nx.zeros_like(x) for x in xs))[0]
+    if how == "vjp":
+        return lambda *xs: rune.vjp(f, *xs)[0]
+    if how == "vmap":
+        return lambda *xs: rune.vmap(f)(*(nx.stack([x]) for x in xs))[0]
+    if how == "jax":
+        pytest.importorskip("jax")
+        return rune.jit(f, backend="jax")
+    return rune.jit(f, fuse=how == "fused")
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("how", ["jvp", "vjp", "vmap", "replay", "fused", "jax"])
+@pytest.mark.parametrize("name, args, expected", SPECIAL_CASES[2:8] + SPECIAL_CASES[11:13]
+                         + SPECIAL_CASES[14:20:2],
+                         ids=lambda v: str(v) if isinstance(v, str) else None)
+def test_special_cases_hold_under_transformations(how, name, args, expected):
+    # -(-f(x)): the fused path fuses two elementwise steps or more (and * 1.0 or
+    # + 0.0 would change a NaN's partner or a zero's sign)
+    def f(*xs):
+        return nx.negative(nx.negative(getattr(nx, name)(*xs)))
+
+    got = _transformed(how, f)(*_special_inputs(args))
+    assert _same_special_value(complex(got.item()) if isinstance(expected, complex)
+                               else got.item(), expected), f"{how}: {name}{args} = {got}"
+
+
+# ------------------------------------------------------------ indexing
+
+
+@pytest.mark.parametrize("key", [True, False, np.bool_(True), np.array(False)],
+                         ids=["True", "False", "np.True_", "0-d array False"])
+def test_a_boolean_scalar_index_adds_an_axis_of_one_or_none(key):
+    x = np.arange(6.0).reshape(2, 3)
+    for index in (key, (key,), (Ellipsis, key), (0, key), (key, slice(1, 3)), (None, 1, key)):
+        got, expected = nx.array(x)[index], x[index]
+        assert got.shape == expected.shape, index
+        np.testing.assert_array_equal(got.numpy(), expected)
+    for index in (nx.array(key), (1, nx.array(key))):  # a boolean tensor as numpy's array
+        got = nx.array(x)[index]
+        expected = x[tuple(np.asarray(i) if isinstance(i, nx.Tensor) else i
+                           for i in (index if isinstance(index, tuple) else (index,)))]
+        assert got.shape == expected.shape, index
+        np.testing.assert_array_equal(got.numpy(), expected)
+
+
+def test_a_boolean_scalar_index_differentiates():
+    g = rune.grad(lambda x: nx.sum(x[True] ** 2))(nx.array([1.0, 2.0]))
+    np.testing.assert_array_equal(g.numpy(), [2.0, 4.0])
+
+
+def test_a_boolean_scalar_beside_an_integer_array_names_the_limitation():
+    with pytest.raises(IndexError, match=r"a boolean scalar index .* with integer arrays"):
+        nx.arange(6)[True, [0, 1]]
+
+
+# ------------------------------------------------------------ lists where the standard says
+
+
+def test_meshgrid_and_broadcast_arrays_answer_lists_as_the_standard_says():
+    # 2024.12 says a list (numpy 1 gave lists; numpy 2 and the 2025.12 revision, tuples)
+    a, b = nx.array([1.0, 2.0]), nx.array([[0.0], [1.0]])
+    for out in (nx.meshgrid(a, a), nx.meshgrid(a, a, sparse=True), nx.broadcast_arrays(a, b)):
+        assert type(out) is list and len(out) == 2
+
+
+# ------------------------------------------------------------ Python numbers in binary functions
+
+REAL_BINARY = ["add", "subtract", "multiply", "divide", "pow", "atan2", "copysign", "hypot",
+               "logaddexp", "maximum", "minimum", "floor_divide", "remainder", "nextafter"]
+
+
+@pytest.mark.parametrize("name", REAL_BINARY)
+def test_a_python_number_beside_a_float32_tensor_keeps_float32(name):
+    # the standard (2024.12): a Python scalar takes the array's dtype, as in numpy 2
+    x = nx.array([0.5, 2.0], dtype=nx.float32)
+    f = getattr(nx, name)
+    for got, expected in ((f(x, 1.5), getattr(np, name)(x.numpy(), 1.5)),
+                          (f(1.5, x), getattr(np, name)(1.5, x.numpy()))):
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+# ------------------------------------------------------------ the 2024.12 revision
+
+
+def test_the_namespace_is_the_2024_12_revision():
+    assert nx.__array_api_version__ == "2024.12"
+    for version in ("2021.12", "2022.12", "2023.12", "2024.12", None):
+        assert nx.ones(2).__array_namespace__(api_version=version) is nx
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nextafter_is_numpys(dtype):
+    x = np.array([1.0, 0.0, -0.0, np.inf, 1e-45, np.nan, 3.0], dtype)
+    y = np.array([2.0, -1.0, 1.0, 0.0, 0.0, 1.0, 3.0], dtype)
+    got = nx.nextafter(nx.array(x), nx.array(y))
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got.numpy(), np.nextafter(x, y))
+    assert np.signbit(nx.nextafter(nx.array(dtype(0.0)), dtype(-0.0)).item())
+
+
+def test_nextafter_follows_its_first_argument():
+    x, y = nx.array([0.5, -2.0]), nx.array([1.0, -3.0])
+    rune.check_grads(nx.nextafter, (x, y), order=2, modes=("fwd", "rev"))
+    gx, gy = rune.grad(lambda a, b: nx.sum(nx.nextafter(a, b)), argnums=(0, 1))(x, y)
+    np.testing.assert_array_equal(gx.numpy(), [1.0, 1.0])
+    np.testing.assert_array_equal(gy.numpy(), [0.0, 0.0])
+    with pytest.raises(TypeError, match=r"nx.nextafter: expected real numbers, got complex128"):
+        nx.nextafter(nx.array([1j]), 1.0)
+
+
+# The 2024.12 revision's differentiable additions, each a function of one (3, 4)
+# tensor (the census checks them at order 2; here, under jit and vmap too).
+REVISION_2024 = {
+    "diff": lambda x: nx.diff(x, axis=1, n=2),
+    "cumulative_prod": lambda x: nx.cumulative_prod(x, axis=1, include_initial=True),
+    "cumulative_sum": lambda x: nx.cumulative_sum(x, axis=0),
+    "take_along_axis": lambda x: nx.take_along_axis(x, nx.argsort(x, axis=1), axis=1),
+    "nextafter": lambda x: nx.nextafter(x, 0.0),
+    "reciprocal": lambda x: nx.reciprocal(x),
+    "hypot with a number": lambda x: nx.hypot(x, 1.5),
+    "logaddexp with a number": lambda x: nx.logaddexp(2.0, x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REVISION_2024))
+def test_the_2024_additions_differentiate_under_jit_and_vmap(name):
+    f = REVISION_2024[name]
+    loss = lambda x: nx.sum(nx.sin(f(x)))  # noqa: E731
+    xs = nx.array(np.random.default_rng(7).uniform(0.5, 2.0, (2, 3, 4)))
+    rune.check_grads(loss, (xs[0],), order=2, modes=("fwd", "rev"))
+    expected = [rune.grad(loss)(x) for x in xs]
+    for got in (rune.jit(rune.grad(loss))(xs[0]), rune.grad(rune.jit(loss))(xs[0])):
+        np.testing.assert_allclose(got.numpy(), expected[0].numpy(), rtol=1e-12)
+    batched = rune.vmap(rune.grad(loss))(xs)
+    np.testing.assert_allclose(batched.numpy(), np.stack([g.numpy() for g in expected]),
+                               rtol=1e-12)
+    tangent = nx.ones_like(xs[0])
+    eager = rune.jvp(f, (xs[0],), (tangent,))[1]
+    jitted = rune.jit(lambda x: rune.jvp(f, (x,), (tangent,))[1])(xs[0])
+    np.testing.assert_allclose(jitted.numpy(), eager.numpy(), rtol=1e-12)
+
+
+# ------------------------------------------------------------ found at 60 examples
+
+
+@pytest.mark.parametrize("axis", [3, -4, 7])
+def test_expand_dims_out_of_range_is_an_index_error_as_numpys(axis):
+    # the standard says IndexError; numpy's AxisError is both IndexError and ValueError
+    for error in (IndexError, ValueError):
+        with pytest.raises(error, match=rf"nx.expand_dims: axis {axis} is out of range"):
+            nx.expand_dims(nx.ones((2, 3)), axis=axis)
+    assert nx.expand_dims(nx.ones((2, 3)), axis=2).shape == (2, 3, 1)
+
+
+def test_copysign_promotes_as_numpy():
+    x1, x2 = np.array([1.5, -2.0], np.float32), np.array([-1.0, 1.0])
+    for a, b in ((x1, x2), (x2, x1), (x1, x1)):
+        got = nx.copysign(nx.array(a), nx.array(b))
+        assert got.dtype == np.copysign(a, b).dtype
+        np.testing.assert_array_equal(got.numpy(), np.copysign(a, b))
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32])
+def test_cumulative_functions_keep_the_dtype_asked_for(name, dtype):
+    x = nx.array(np.array([[1, 2, 3], [4, 5, 6]], np.uint8))
+    for include_initial in (False, True):
+        got = getattr(nx, name)(x, axis=1, dtype=dtype, include_initial=include_initial)
+        assert got.dtype == dtype
+    assert getattr(nx, name)(x[:0], axis=0, dtype=dtype).dtype == dtype
+    assert getattr(nx, name)(x, axis=1).dtype == np.uint64  # None: numpy's widening

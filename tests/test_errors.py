@@ -27,6 +27,10 @@ F = "```"
 
 # Every primitive of rune has a derivative rule: a test one has none.
 without_rule = binder(Primitive("without_rule", np.sin), 1)
+# A linear primitive whose jvp rule is given but not its transpose rule.
+without_transpose_p = Primitive("without_transpose", lambda x: np.cumsum(x, axis=-1))
+without_transpose = binder(without_transpose_p)
+without_transpose_p.jvp_rules = (lambda t, ans, x: without_transpose(t),)
 
 
 def square_sum(x):
@@ -194,6 +198,9 @@ CASES = [
      ["traced by rune.grad escaped it", "used after the transformation returned"]),
     ("no derivative rule", lambda: rune.grad(lambda a: nx.sum(without_rule(a)))(X),
      NotImplementedError, ["no derivative rule for without_rule", "rune.detach"]),
+    ("no transpose rule", lambda: rune.grad(lambda a: nx.sum(without_transpose(a)))(X),
+     TypeError, ["without_transpose was applied to a tangent", "has no transpose rule",
+                 "if it is linear, give it transpose_rules"]),
     ("detach of a string", lambda: rune.detach({"w": "x"}), TypeError,
      ["rune.detach", "x['w']", "expected a tensor, a numpy array or a number", "got str"]),
     # --------------------------------------------------------------- vmap

@@ -297,7 +297,10 @@ ERRORS = [
     (lambda x: x[np.array([True, False])], r"nx.getitem: the boolean index has shape \(2,\), "
                                             r"but the axes it indexes \(from axis 0\) have "
                                             r"shape \(3,\)"),
-    (lambda x: x[True], r"nx.getitem: a boolean scalar index is not supported"),
+    (lambda x: x[[0, 1], True], r"nx.getitem: a boolean scalar index together with integer "
+                                r"arrays or masks is not supported"),
+    (lambda x: x.at[True].set(0.0), r"Tensor.at\[...\].set: a boolean scalar index is not "
+                                    r"supported"),
     (lambda x: nx.take(x, [0, 9], axis=1), r"nx.take: index 9 is out of range for axis 1 with "
                                            r"size 4"),
     (lambda x: nx.take(x, 60), r"nx.take: index 60 is out of range for axis 0 with size 60"),

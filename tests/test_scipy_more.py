@@ -285,3 +285,41 @@ def test_the_jax_backend_gives_the_numpy_backends_numbers():
         g = rune.grad(lambda x, fn=fn: nx.sum(fn(x)))
         np.testing.assert_allclose(rune.jit(g, backend="jax")(positive).numpy(),
                                    g(positive).numpy(), rtol=1e-12, atol=1e-15, err_msg=name)
+
+
+# ------------------------------------------------------------- ndtr, log_ndtr, ndtri, entr
+# scipy.special's names for the normal distribution's functions and the entropy
+# term: scipy's array-API dispatch calls them through nx.special
+# (docs/code-you-did-not-write.md).
+
+
+def test_ndtr_log_ndtr_and_ndtri_are_scipys_in_both_tails():
+    x = np.concatenate([np.linspace(-40, 40, 161), [-1e3, 1e3, 0.0]])
+    np.testing.assert_allclose(special.ndtr(nx.array(x)).numpy(), sp.ndtr(x), rtol=4e-13,
+                               atol=1e-300)
+    np.testing.assert_allclose(special.log_ndtr(nx.array(x)).numpy(), sp.log_ndtr(x),
+                               rtol=4e-13, atol=1e-300)
+    p = np.array([0.0, 1e-300, 1e-10, 0.1, 0.5, 0.9, 1 - 1e-10, 1.0])
+    np.testing.assert_allclose(special.ndtri(nx.array(p)).numpy(), sp.ndtri(p), rtol=1e-13)
+    assert not np.signbit(special.ndtri(0.5).item())  # +0, as scipy's
+
+
+def test_entr_is_scipys_at_zero_and_below():
+    x = np.array([-1.0, 0.0, 1e-300, 0.5, 1.0, 2.0, np.inf])
+    np.testing.assert_array_equal(special.entr(nx.array(x)).numpy(), sp.entr(x))
+    assert not np.signbit(special.entr(0.0).item())
+
+
+def test_ndtr_log_ndtr_ndtri_and_entr_differentiate_twice():
+    x = nx.array([-3.0, -0.5, 0.7, 2.0])
+    for fn in (special.ndtr, special.log_ndtr, lambda p: special.ndtri(p / 8 + 0.5),
+               lambda x: special.entr(nx.abs(x))):
+        rune.check_grads(lambda x, fn=fn: nx.sum(fn(x)), (x,), order=2)
+    # entr has no derivative to give below 0, where it is -inf: 0, not nan
+    assert rune.grad(lambda x: nx.sum(special.entr(x)))(nx.array([-1.0])).numpy()[0] == 0.0
+
+
+@pytest.mark.parametrize("name", ["ndtr", "log_ndtr", "ndtri", "entr"])
+def test_the_normal_functions_and_entr_refuse_complex_numbers(name):
+    with pytest.raises(TypeError, match=rf"rune.scipy.special.{name}: .*complex"):
+        getattr(special, name)(nx.array([1.0 + 1.0j]))

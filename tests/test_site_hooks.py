@@ -20,6 +20,12 @@ def test_prose_code_spans_naming_rune_link_to_their_api_entry():
         "Use [`rune.grad`][rune.grad], or [`rune.vjp(f, *primals)`][rune.vjp], on `nx.sin`.\n")
 
 
+def test_a_second_name_links_to_the_entry_of_the_function_it_names():
+    text = "`rune.stop_gradient` is `rune.detach`.\n"
+    assert hooks.link_api_names(text) == (
+        "[`rune.stop_gradient`][rune.detach] is [`rune.detach`][rune.detach].\n")
+
+
 def test_fences_headings_links_and_unknown_names_stay_as_they_are():
     text = ("## About `rune.grad`\n\n```python\nx = `rune.grad`\n```\n\n"
             "[`rune.jit`](jit.md) and `rune.no_such_thing`.\n")
@@ -43,8 +49,40 @@ def test_download_links_go_under_the_title():
 
 def test_search_leaves_out_blocks_and_diagram_sources_out():
     html = ('<div class="language-python highlight">code</div>'
-            '<div class="language-out highlight">out</div><pre class="mermaid">graph</pre>')
-    assert hooks.on_page_content(html) == (
+            '<div class="language-out literate-out highlight">out</div>'
+            '<div class="language-python literate-out highlight">source</div>'
+            '<pre class="mermaid">graph</pre>')
+    assert hooks.mark_unsearched(html) == (
         '<div class="language-python highlight">code</div>'
-        '<div class="language-out highlight" data-search-exclude>out</div>'
+        '<div class="language-out literate-out highlight" data-search-exclude>out</div>'
+        '<div class="language-python literate-out highlight" data-search-exclude>source</div>'
         '<pre class="mermaid" data-search-exclude>graph</pre>')
+
+
+def test_getting_started_tensors_and_the_learn_section_are_downloaded():
+    nav = [{"Home": "index.md"}, {"Getting started": "getting-started.md"},
+           {"Learn": [{"Derivatives": "derivatives.md"}, "vmap.md"]},
+           {"Guides": [{"Performance": "performance.md"}]},
+           {"Reference": [{"Tensors": "tensors.md"}, {"API": "api/index.md"}]}]
+    assert hooks.downloaded_pages(nav) == [
+        "getting-started.md", "derivatives.md", "vmap.md", "tensors.md"]
+
+
+def test_downloads_install_rune_from_the_repository_and_link_to_the_site():
+    config = {"site_url": "https://example.org/rune/", "repo_url": "https://git.example/rune"}
+    standalone = hooks.standalone("getting-started.md", config)
+    assert standalone.install == 'pip install "rune-autodiff[fast] @ git+https://git.example/rune"'
+    assert standalone.url("derivatives.md") == "https://example.org/rune/derivatives/"
+
+
+def test_the_learn_path_goes_from_getting_started_to_derivatives():
+    """The footer's Next on Getting started opens the first Learn page:
+    Derivatives, not the long Tensors reference."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import site_reading
+
+    pages = site_reading.learn_pages()  # Getting started, Learn..., Tensors: the nav's order
+    assert pages[:2] == ["getting-started.md", "derivatives.md"]
+    assert pages[-1] == "tensors.md"

@@ -29,6 +29,7 @@ from typing import TextIO
 from . import export, migrate
 from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner, WorkerPool
 from .docstrings import read_source
+from .prelude import with_preludes
 from .parser import LiterateSyntaxError
 from .paths import DEFAULT_PATHS, find_pages
 from .promote import PromotedPage, promote_page, write_promoted
@@ -126,7 +127,7 @@ def check_page(path: Path, name: str, on_step, timeout: float,
                pool: WorkerPool | None = None) -> tuple[str | None, list]:
     """Run one page: (why it cannot run, or None; its block results)."""
     try:
-        page = read_source(path)
+        page = with_preludes(read_source(path), path)
     except LiterateSyntaxError as error:
         return f"{name}:{error.line}: {error.message}", []
     except UnicodeDecodeError as error:

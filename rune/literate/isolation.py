@@ -103,7 +103,13 @@ class IsolatedPageRunner:
         self._shell_directory: str | None = None
 
     def run_all(self) -> list[BlockResult]:
-        """Run every block of the page in order, then give the worker back."""
+        r"""Run every block of the page in order, then give the worker back.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n")
+        >>> [(result.outcome.name, result.output) for result in IsolatedPageRunner(page).run_all()]
+        [('PASSED', ''), ('MISSING_OUT', '42\n')]
+        """
         try:
             # One request up front: the worker runs the page without waiting on us.
             if self._ended is None and self._begin():
@@ -116,13 +122,21 @@ class IsolatedPageRunner:
         return results
 
     def run_block(self, block: PythonBlock, ahead: Sequence[PythonBlock] = ()) -> BlockResult:
-        """Run ``block`` (after the steps before it) in the worker and judge it.
+        r"""Run ``block`` (after the steps before it) in the worker and judge it.
 
         ``ahead``: later blocks of the page that will be asked for next, in
         order (pytest's next tests): the worker runs them in the same request,
         without waiting, and stops at the first block that fails; asking for
         them later takes their answers. An answer never asked for is dropped
         when the page ends.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n\n"
+        ...                   "```out\n42\n```\n")
+        >>> runner = IsolatedPageRunner(page)
+        >>> runner.run_block(page.python_blocks[1]).outcome.name  # x = 6 runs first
+        'PASSED'
+        >>> runner.close()
         """
         index = self._index[id(block)]
         if self._ended is None and not self.asked_for(block) and self._begin():
@@ -131,15 +145,39 @@ class IsolatedPageRunner:
         return self._receive(block)
 
     def asked_for(self, block: PythonBlock) -> bool:
-        """Whether ``block`` was asked for already (run ahead): its answer is
-        on its way, or here."""
+        r"""Whether ``block`` was asked for already (run ahead): its answer is
+        on its way, or here.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n")
+        >>> first, second = page.python_blocks
+        >>> runner = IsolatedPageRunner(page)
+        >>> runner.asked_for(second)
+        False
+        >>> _ = runner.run_block(first, ahead=[second])  # the worker runs both
+        >>> runner.asked_for(second)
+        True
+        >>> runner.close()
+        """
         index = self._index[id(block)]
         return index in self._pending or index in self._answers
 
     def close(self, grace: float = 5.0) -> None:
-        """End the page: its teardown runs, and the worker goes back to the pool
+        r"""End the page: its teardown runs, and the worker goes back to the pool
         (or is stopped, after ``grace`` seconds, if unfit for another page).
-        Safe to call twice."""
+        Safe to call twice.
+
+        >>> from rune.literate import WorkerPool, parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n")
+        >>> with WorkerPool() as pool:
+        ...     runner = IsolatedPageRunner(page, pool=pool)
+        ...     _ = runner.run_block(page.python_blocks[0])
+        ...     runner.close()  # the page ends early: its worker goes back to the pool
+        ...     worker = pool.acquire()  # ... and is lent to the next page
+        ...     print(worker.pages)
+        ...     pool.release(worker, reusable=False)
+        2
+        """
         if self._page_over or self._worker is None:
             self._page_over = True
             return
@@ -185,6 +223,8 @@ class IsolatedPageRunner:
             self._finalizer = weakref.finalize(self, _abandon, self._worker,
                                                self._shell_directory)
             self._worker.send({"token": self._token, "text": self.page.text, "path": self.path,
+                               "preludes": [[prelude.path, prelude.code]
+                                            for prelude in self.page.preludes],
                                "sys_path": sys.path, "timeout": self.timeout,
                                "shell_directory": self._shell_directory})
         return not self._page_over

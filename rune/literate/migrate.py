@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .paths import find_pages
+from .scanner import is_output_caption
 
 PYTHON_INFO = {"python", "py", "python3", "py3"}
 FENCE = re.compile(
@@ -129,7 +130,8 @@ def from_pytest_markdown_docs(lines: list[str]) -> list[str]:
                     fence.start + 1,
                     f"the fence option {option!r} has no rune equivalent (rune passes no pytest "
                     f"fixtures and retries nothing): make what the block needs in a "
-                    f"<!-- literate: setup --> block, remove the option, and migrate again")
+                    f"<!-- literate: setup --> block or, for every page of a directory, "
+                    f"its literate_prelude.py; remove the option, and migrate again")
         kept = [option for option in options if option not in PMD_DROPPED | {"notest"}]
         if kept == options:
             continue
@@ -285,6 +287,7 @@ PHM_DIRECTIVE = re.compile(
     r"(?:\s+(?P<argument>.*?))?\s*--+>\s*$")
 PHM_NO_OPS = {"setup", "teardown", "share-names", "share-across-files", "setup-across-files"}
 OUTPUT_INFO = {"", "expected-output", "text"}
+HTML_COMMENT_LINE = re.compile(r"<!--.*-->")  # rune allows comments there too
 
 
 def from_phmdoctest(lines: list[str]) -> list[str]:
@@ -300,12 +303,23 @@ def from_phmdoctest(lines: list[str]) -> list[str]:
         if fence.language in PYTHON_INFO:
             _refuse_inline_annotations(lines, fence)
     for before, after in zip(fences, fences[1:]):
-        between = lines[before.end + 1:after.start]
-        if (before.language in PYTHON_INFO and after.info.strip() in OUTPUT_INFO
-                and all(not line.strip() for line in between)):
+        if before.language in PYTHON_INFO and after.info.strip() in OUTPUT_INFO:
+            _expect_caption_at_most(lines[before.end + 1:after.start], before.end + 2)
             edits.append((after.start, after.start + 1,
                           [f"{after.indent}{after.marker}out{line_ending(lines[after.start])}"]))
     return apply_edits(lines, edits)
+
+
+def _expect_caption_at_most(between: list[str], first_line: int) -> None:
+    """phmdoctest takes the fence after a python block as its output whatever
+    stands between; rune, blank lines, comments and one caption line (as "sample output:")."""
+    prose = [(first_line + offset, line.strip()) for offset, line in enumerate(between)
+             if line.strip() and not HTML_COMMENT_LINE.fullmatch(line.strip())]
+    if len(prose) > 1 or (prose and not is_output_caption(prose[0][1])):
+        raise MigrationError(prose[-1][0] if len(prose) > 1 else prose[0][0], (
+            "phmdoctest takes the next fence as this python block's output, but rune "
+            "allows only one caption line between them (ending in ':', as 'Output:', or "
+            "in emphasis, as '*Listing 1*'): shorten the text to one such line, then migrate"))
 
 
 def _refuse_inline_annotations(lines: list[str], fence: Fence) -> None:

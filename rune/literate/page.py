@@ -102,6 +102,9 @@ class PythonBlock:
         line before it that is not blank, so that removing it also removes
         the blank lines that separated it from the python block (and the
         `out` directive that made a fence of another language its out block).
+      insert_at: where promote inserts an out block the block lacks: after the
+        captions and the code-annotation list that follow the block (they stay
+        with their code), else just after the block (None: there).
 
     >>> from rune.literate import parse_page
     >>> [block] = parse_page("```python\nprint(1)\n```\n\n```out\n1\n```\n").python_blocks
@@ -120,6 +123,7 @@ class PythonBlock:
     skip_reason: str | None = None  # `skip because REASON`
     name: str | None = None  # from a `name` directive: its test id
     session: tuple[Example, ...] | None = None  # the examples of a ```pycon block
+    insert_at: int | None = None  # where a new out block goes (None: after the fence)
 
     @property
     def kind(self) -> str:
@@ -178,6 +182,15 @@ class ClearNamespace:
     skip: bool
 
 
+@dataclass(frozen=True)
+class Prelude:
+    """A ``literate_prelude.py`` of the page's directory or a directory above
+    (`rune.literate.prelude`): run in the page's namespace before its first block."""
+
+    path: str  # as tracebacks show it
+    code: str
+
+
 Step = PythonBlock | SetupBlock | TeardownBlock | ClearNamespace
 
 
@@ -194,6 +207,9 @@ class Page:
       timeout: the seconds a `page timeout` directive gives every block, or None.
       fresh_process: a `fresh process` directive asks for a worker process
         that has run no other page (and runs none after it).
+      preludes: the ``literate_prelude.py`` files that run before its first
+        block, the outermost first (`rune.literate.prelude`); none unless
+        the page was read from a file with them.
 
     >>> from rune.literate import parse_page
     >>> page = parse_page("Text.\n\n```python\nx = 1\n```\n", "intro.md")
@@ -206,6 +222,7 @@ class Page:
     steps: tuple[Step, ...]
     timeout: float | None = None
     fresh_process: bool = False
+    preludes: tuple[Prelude, ...] = ()
 
     @property
     def python_blocks(self) -> list[PythonBlock]:

@@ -24,6 +24,7 @@ from .page import (  # noqa: F401 -- re-exported: the parser's results
     Line,
     LiterateSyntaxError,
     Page,
+    Prelude,
     PythonBlock,
     SetupBlock,
     Step,
@@ -41,7 +42,11 @@ from .scanner import (  # noqa: F401 -- DIRECTIVES and fence_language re-exporte
     Directive,
     Other,
     Scanner,
+    attached_end,
+    caption_end,
     fence_language,
+    introduction_end,
+    is_prose,
 )
 from .session import (
     PYCON_LANGUAGES,
@@ -83,6 +88,8 @@ class _Assembler:
             elif isinstance(token, (SetupBlock, TeardownBlock)):
                 self.expect_no_pending(token)
                 steps.append(type(token)(token.fence, token.line, skip=self.skip_start is not None))
+            elif isinstance(token, Other) and token.comment:
+                continue  # an HTML comment may stand between a directive and its block
             elif isinstance(token, Other):
                 self.expect_no_pending(token)
             elif (token.language in PYTHON_LANGUAGES or token.language in PYCON_LANGUAGES
@@ -103,8 +110,9 @@ class _Assembler:
                 raise self.error(
                     token.line,
                     f"this out block does not follow a python block (it comes after {before}); "
-                    f"only blank lines and literate directives may stand between a python block "
-                    f"and its out block",
+                    f"only blank lines, HTML comments, literate directives, a caption, a "
+                    f"code-annotation list and a line ending in ':' may stand between a python "
+                    f"block and its out block",
                 )
             else:
                 self.expect_no_pending(token)
@@ -171,30 +179,24 @@ class _Assembler:
             raise self.error(
                 first.line.number,
                 f"the `{first.name}` directive must be followed by a python block (blank "
-                f"lines and other directives may stand between), but next comes "
+                f"lines, HTML comments and other directives may stand between), but next comes "
                 f"{_describe(found)}",
             )
 
     def python_block(self, fence: Fence, index: int) -> tuple[PythonBlock, int]:
-        # Directives between a python block and an out block belong to that block.
-        between = []
-        lookahead = index
-        while lookahead < len(self.tokens) and isinstance(self.tokens[lookahead], Directive):
-            between.append(self.tokens[lookahead])
-            lookahead += 1
-        following = self.tokens[lookahead] if lookahead < len(self.tokens) else None
-        marked = any(directive.name == "out" for directive in between)
-        out = None
-        gap_start = fence.end
+        # Captions and a code-annotation list right after the block stay with it:
+        # a new out block goes after them.
+        attached = attached_end(self.tokens, index, fence)
+        insert_at = self.tokens[attached - 1].end if attached > index else fence.end
+        out, between, gap_start, lookahead = self.find_out(attached, insert_at)
         session = self.session(fence)
-        if isinstance(following, Fence) and (following.language == OUT_LANGUAGE or marked):
+        if out is not None:
             if session is not None:
                 raise self.error(
-                    following.line,
+                    out.line,
                     f"this out block follows the pycon session at line {fence.line}, which "
                     f"holds its own expected output after each >>> prompt; remove the out block",
                 )
-            out = following
             for directive in between:
                 if directive.name not in BETWEEN_DIRECTIVES:
                     raise self.error(
@@ -203,11 +205,9 @@ class _Assembler:
                         f"{fence.line} and its out block at line {out.line}; only "
                         f"nondeterministic, raises and out can",
                     )
-            if marked:
-                self.expect_out_last(between, out)
+            if any(directive.name == "out" for directive in between):
+                self.expect_out_last(between, out, self.tokens[lookahead - 1])
                 between = between[:-1]  # the `out` directive goes with its fence
-            if between:
-                gap_start = between[-1].line.content_end
             self.pending.extend(between)
             index = lookahead + 1
         names = {directive.name for directive in self.pending}
@@ -236,8 +236,43 @@ class _Assembler:
             skip_condition=skip.condition if conditional else None,
             skip_reason=skip.reason if skip else None,
             name=name,
+            insert_at=insert_at,
         )
         return block, index
+
+    def find_out(self, index: int, after: int) -> tuple[Fence | None, list[Directive], int, int]:
+        """The out block from ``tokens[index]`` on: (the fence or None, the
+        directives before it, where its removal begins, its index).
+
+        Directives, HTML comments and one caption (or a line introducing the
+        output, as "Output:") may stand before it; ``after`` is where the text before
+        them ends. Its removal begins after the last of them that stays: the
+        `out` directive that marks it goes with it.
+        """
+        between: list[Directive] = []
+        gap_start, captioned = after, False
+        while index < len(self.tokens):
+            token = self.tokens[index]
+            if isinstance(token, Directive):
+                between.append(token)
+                if token.name != "out":
+                    gap_start = token.line.content_end
+                index += 1
+            elif isinstance(token, Other) and token.comment:
+                gap_start = token.end
+                index += 1
+            elif is_prose(token) and not captioned:
+                end = caption_end(self.tokens, index) or introduction_end(self.tokens, index)
+                if end is None:
+                    break
+                captioned, gap_start, index = True, self.tokens[end - 1].end, end
+            else:
+                break
+        following = self.tokens[index] if index < len(self.tokens) else None
+        marked = any(directive.name == "out" for directive in between)
+        if isinstance(following, Fence) and (following.language == OUT_LANGUAGE or marked):
+            return following, between, gap_start, index
+        return None, [], after, index
 
     def block_name(self, fence: Fence) -> str | None:
         """The name a pending `name` directive gives the block; names are unique."""
@@ -275,16 +310,17 @@ class _Assembler:
             )
         return examples
 
-    def expect_out_last(self, between: list[Directive], out: Fence) -> None:
-        """`out` stands right before its fence, so that removing the out block removes it too."""
-        for directive, after in zip(between, between[1:]):
-            if directive.name == "out":
-                raise self.error(
-                    directive.line.number,
-                    f"only blank lines may stand between the `out` directive and the fence "
-                    f"it marks at line {out.line}, but {_describe(after)} comes between; "
-                    f"put it before the `out` directive",
-                )
+    def expect_out_last(self, between: list[Directive], out: Fence, before: object) -> None:
+        """`out` stands right before its fence (``before`` is what stands there), so
+        that removing the out block removes it too."""
+        marker = next(directive for directive in between if directive.name == "out")
+        if before is not marker:
+            raise self.error(
+                marker.line.number,
+                f"only blank lines may stand between the `out` directive and the fence "
+                f"it marks at line {out.line}, but {_describe(before)} comes between; "
+                f"put it before the `out` directive",
+            )
 
 
 def _describe(token: object) -> str:
@@ -292,7 +328,8 @@ def _describe(token: object) -> str:
     if isinstance(token, Directive):
         return f"the `{token.name}` directive at line {token.line.number}"
     if isinstance(token, Other):
-        return f"text at line {token.line.number}"
+        what = "an HTML comment" if token.comment else "text"
+        return f"{what} at line {token.line.number}"
     if isinstance(token, (SetupBlock, TeardownBlock)):
         kind = "setup" if isinstance(token, SetupBlock) else "teardown"
         return f"a {kind} block at line {token.line}"

@@ -135,7 +135,16 @@ class WorkerPool:
         self._finalizer = weakref.finalize(self, _stop_all, self._idle)
 
     def acquire(self, fresh: bool = False) -> Worker:
-        """A worker for one page: an idle one, or a new one (always new when ``fresh``)."""
+        """A worker for one page: an idle one, or a new one (always new when ``fresh``).
+
+        >>> with WorkerPool() as pool:
+        ...     worker = pool.acquire()
+        ...     pool.release(worker, reusable=True)
+        ...     again = pool.acquire()  # the idle one
+        ...     print(again is worker, worker.pages, pool.acquire(fresh=True) is worker)
+        ...     pool.release(worker, reusable=False)
+        True 2 False
+        """
         with self._lock:
             if self._idle and not fresh:
                 worker = self._idle.pop()
@@ -147,7 +156,14 @@ class WorkerPool:
         return worker
 
     def release(self, worker: Worker, reusable: bool) -> None:
-        """Take a worker back after its page; stop it unless it may run another."""
+        """Take a worker back after its page; stop it unless it may run another.
+
+        >>> with WorkerPool() as pool:
+        ...     worker = pool.acquire()
+        ...     pool.release(worker, reusable=False)  # a page crashed it, say
+        ...     print(worker.returncode is not None)  # stopped
+        True
+        """
         with self._lock:
             if reusable and not self._closed and len(self._idle) < self.size:
                 self._idle.append(worker)
@@ -155,11 +171,26 @@ class WorkerPool:
         worker.stop(grace=5.0)
 
     def add_coverage(self, measured: dict | None) -> None:
-        """Add the lines a worker measured to this process's coverage data."""
+        """Add the lines a worker measured to this process's coverage data.
+
+        ``measured`` is what the worker reports at its page's end: None when
+        coverage.py is not running, which adds nothing.
+
+        >>> with WorkerPool() as pool:
+        ...     pool.add_coverage(None)
+        """
         self._coverage.add(measured)
 
     def close(self) -> None:
-        """Stop the idle workers; workers lent out are stopped when given back."""
+        """Stop the idle workers; workers lent out are stopped when given back.
+
+        >>> pool = WorkerPool()
+        >>> worker = pool.acquire()
+        >>> pool.close()
+        >>> pool.release(worker, reusable=True)  # closed: stopped, not kept
+        >>> worker.returncode is not None
+        True
+        """
         with self._lock:
             self._closed = True
             idle, self._idle[:] = list(self._idle), []

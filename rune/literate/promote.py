@@ -42,6 +42,7 @@ from .parser import (
 )
 from .runner import PROMOTABLE, BlockResult, PageRunner  # noqa: F401 -- PageRunner: doctests
 from .docstrings import parse_source
+from .prelude import with_preludes
 from .session import parse_session, want_span
 
 _FENCE_LIKE = re.compile(r"[ \t>]*(?P<marker>`{3,}|~{3,})[ \t]*")
@@ -106,11 +107,26 @@ class PromotedPage:
         return self.new_text != self.old_text
 
     def diff(self) -> str:
-        """A unified diff from the page as it is to the page as promote writes it.
+        r"""A unified diff from the page as it is to the page as promote writes it.
 
         difflib's, as ``git diff`` would show it; for a page so large and so
         changed that difflib would take time growing with the page times the
         number of changed blocks, one built from promote's edits (linear).
+
+        >>> import pathlib, tempfile
+        >>> from rune.literate import promote_page
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "page.md"
+        >>> _ = path.write_text("```python\nprint(2 + 2)\n```\n\n```out\n5\n```\n")
+        >>> print(promote_page(path, display_path="page.md").diff(), end="")
+        --- a/page.md
+        +++ b/page.md
+        @@ -3,5 +3,5 @@
+         ```
+        <BLANKLINE>
+         ```out
+        -5
+        +4
+         ```
         """
         if len(self.edits) * self.old_text.count("\n") <= _DIFFLIB_BUDGET:
             return unified_diff(self.old_text, self.new_text, self.path)
@@ -352,7 +368,8 @@ def _keep_wildcards(expected: str, output: str) -> str:
 
 
 def _insertion(block: PythonBlock, output: str) -> tuple[int, int, str]:
-    """A new out block right after the python block, in its container and style."""
+    """A new out block after the python block (and its captions and annotation
+    list), in its container and style."""
     fence = block.fence
     marker = fence.marker
     longest = _longest_fence_line(output, marker[0])
@@ -364,9 +381,11 @@ def _insertion(block: PythonBlock, output: str) -> tuple[int, int, str]:
         *(_body_line(fence.prefix, line) for line in output.split("\n")),
         fence.prefix + marker,
     ]
-    # Inserted before the python block's own line ending, so a page without a
-    # final newline still ends without one.
-    return fence.end, fence.end, "".join(fence.eol + line for line in lines)
+    # Inserted before the line ending of the block (or of the caption or
+    # annotation list after it), so a page without a final newline still ends
+    # without one.
+    where = fence.end if block.insert_at is None else block.insert_at
+    return where, where, "".join(fence.eol + line for line in lines)
 
 
 def _replacement(page: Page, out: Fence, output: str) -> tuple[int, int, str]:
@@ -470,7 +489,7 @@ def promote_page(
     except UnicodeDecodeError as error:
         return PromotedPage(name, "", "", error=f"{name}: not UTF-8 text: {error}")
     try:
-        page = parse_source(text, name)
+        page = with_preludes(parse_source(text, name), path)
     except LiterateSyntaxError as error:
         return PromotedPage(name, text, text, error=str(error))
     results = IsolatedPageRunner(page, timeout=timeout, on_step=on_step, pool=pool).run_all()

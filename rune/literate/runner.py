@@ -36,6 +36,7 @@ from .parser import (
     ClearNamespace,
     Fence,
     Page,
+    Prelude,
     PythonBlock,
     SetupBlock,
     Step,
@@ -126,7 +127,20 @@ class BlockResult:
         return f"{self.path}:{self.block.line}"
 
     def report(self) -> str:
-        """A readable account of a failure: where, why, and a diff or a traceback."""
+        r"""A readable account of a failure: where, why, and a diff or a traceback.
+
+        >>> from rune.literate import PageRunner, parse_page
+        >>> page = parse_page("```python\nprint(1 + 1)\n```\n\n```out\n3\n```\n", "page.md")
+        >>> [result] = PageRunner(page).run_all()
+        >>> print(result.report())
+        page.md:1: the python block printed output that differs from its out block
+        --- expected (page.md:5)
+        +++ actual
+        @@ -1 +1 @@
+        -3
+        +2
+        (run promote to accept the actual output)
+        """
         block = self.block
         headline = self.reason or self.outcome.value
         if block.session is not None and self.outcome is Outcome.MISMATCH:
@@ -239,6 +253,7 @@ class PageRunner:
         self._positions = {id(step): index for index, step in enumerate(page.steps)}
         self._next_step = 0
         self._failed_setup: tuple[SetupBlock, str] | None = None
+        self._failed_prelude: tuple[Prelude, str] | None = None
         self._torn_down = False
         self._shell_directory = shell_directory  # where the page's shell commands run
         self._owns_shell_directory = shell_directory is None
@@ -249,13 +264,33 @@ class PageRunner:
         self._register_source()
 
     def run_all(self) -> list[BlockResult]:
-        """Run every step of the page; one result per python block, in page order."""
+        r"""Run every step of the page; one result per python block, in page order.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n")
+        >>> [(result.outcome.name, result.output) for result in PageRunner(page).run_all()]
+        [('PASSED', ''), ('MISSING_OUT', '42\n')]
+        """
         return [self.run_block(block) for block in self.page.python_blocks]
 
     def run_block(self, block: PythonBlock) -> BlockResult:
-        """Run ``block`` (after any earlier steps not yet run) and judge its output."""
+        r"""Run ``block`` (after any earlier steps not yet run) and judge its output.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 6\n```\n\n```python\nprint(x * 7)\n```\n\n"
+        ...                   "```out\n42\n```\n")
+        >>> result = PageRunner(page).run_block(page.python_blocks[1])  # x = 6 runs first
+        >>> result.outcome.name, result.output
+        ('PASSED', '42\n')
+        """
         if self._baseline is None:
+            self._run_preludes()  # before the baseline: `clear` keeps what they define
             self._baseline = dict(self.namespace)
+        if self._failed_prelude is not None:
+            prelude, trace = self._failed_prelude
+            return BlockResult(block, Outcome.SETUP_FAILED, self.path,
+                               reason=f"was not run because the prelude {prelude.path} raised",
+                               traceback=trace)
         position = self._positions[id(block)]
         notes: list[str] = []
         for step in self.page.steps[self._next_step : position]:
@@ -267,10 +302,36 @@ class PageRunner:
             self._report_teardown(result, self.finish())
         return result
 
+    def _run_preludes(self) -> None:
+        """Run the page's preludes in its namespace; remember the first that raises."""
+        for prelude in self.page.preludes:
+            # An mtime of None keeps linecache.checkcache() from dropping the entry.
+            linecache.cache[prelude.path] = (len(prelude.code), None,
+                                             prelude.code.splitlines(keepends=True), prelude.path)
+            compile_prelude = functools.partial(compile, prelude.code, prelude.path, "exec",
+                                                dont_inherit=True)
+            _, error, _ = self._run_code(compile_prelude)
+            if error is not None:
+                self._failed_prelude = (prelude, self._traceback(error, prelude.path))
+                return
+
     def finish(self) -> list[tuple[TeardownBlock, str]]:
-        """Run the page's teardown blocks, once: each teardown that raised, with
+        r"""Run the page's teardown blocks, once: each teardown that raised, with
         its traceback. Called after the page's last block, and by the worker
-        when it is asked for no more blocks."""
+        when it is asked for no more blocks.
+
+        >>> from rune.literate import parse_page
+        >>> page = parse_page("```python\nx = 1\n```\n\n```python\nprint(x)\n```\n\n"
+        ...                   "<!-- literate: teardown\n```python\nraise OSError('disk full')\n"
+        ...                   "```\n-->\n")
+        >>> runner = PageRunner(page)
+        >>> _ = runner.run_block(page.python_blocks[0])
+        >>> [(teardown, traceback)] = runner.finish()  # the page stops before its last block
+        >>> traceback.splitlines()[-1]
+        'OSError: disk full'
+        >>> runner.finish()  # once only
+        []
+        """
         if self._torn_down:
             return []
         self._torn_down = True
@@ -474,10 +535,10 @@ class PageRunner:
         # a syntax error's own message ("detected at line N") names the page's line.
         return compile("\n" * offset + source, self.path, mode, dont_inherit=True)
 
-    def _traceback(self, error: BaseException) -> str:
-        # Drop the runner's own frames: the story starts in the page.
+    def _traceback(self, error: BaseException, path: str | None = None) -> str:
+        # Drop the runner's own frames: the story starts in the page (or prelude).
         frames = error.__traceback__
-        while frames is not None and frames.tb_frame.f_code.co_filename != self.path:
+        while frames is not None and frames.tb_frame.f_code.co_filename != (path or self.path):
             frames = frames.tb_next
         return escape_surrogates("".join(traceback.format_exception(type(error), error, frames)))
 

@@ -63,6 +63,36 @@ _DIRECTIVE_WORDS = frozenset(name.split()[0] for name in DIRECTIVES)
 # under one of them is still a fence.
 _CONTAINER_OPENER = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|!!!|\?\?\?|===|:[ \t]|\[\^)")
 _COMMENT_END_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*-->[ \t]*")
+# MyST directives whose content is markdown: a fence inside one is a fence of
+# the page. As a colon fence (`:::{note}`, its content is read line by line
+# anyway) or a backtick or tilde fence (````{note}`, whose body would otherwise
+# be one code block). Code-like directives ({code-block}, {eval-rst}, Quarto's
+# {r}) hold text that is not markdown, and are not on this list.
+MYST_MARKDOWN_DIRECTIVES = frozenset({
+    "admonition", "attention", "caution", "danger", "error", "hint", "important", "note",
+    "seealso", "tip", "todo", "warning", "versionadded", "versionchanged", "versionremoved",
+    "deprecated", "dropdown", "tab-set", "tab-item", "card", "card-carousel", "grid",
+    "grid-item", "grid-item-card", "glossary", "topic", "sidebar", "margin", "div",
+    "container", "epigraph", "pull-quote", "highlights", "compound", "only", "figure", "table",
+})
+_MYST_DIRECTIVE = re.compile(r"\{(?P<name>[\w:-]+)\}(?:[ \t].*)?")
+_COLON_FENCE_OPEN = re.compile(r"[ \t]*(?P<colons>:{3,})\{(?P<name>[\w:-]+)\}.*")
+_COLON_FENCE_CLOSE = re.compile(r"[ \t]*(?P<colons>:{3,})[ \t]*")
+# What may stand between a python block and its out block, and stays with the
+# block when promote adds an out block (besides a line ending in a colon, as
+# "Output:", which may only stand before an out block): a caption (pymdownx.blocks' `/// caption`
+# block, or a line of its own in emphasis, as `*Listing 1: ...*`) and Material
+# for MkDocs' code-annotation list (an ordered list right after a block whose
+# code's comments hold markers as `# (1)!`).
+_CAPTION_BLOCK_OPEN = re.compile(r"[ \t]*///[ \t]*(?:figure-)?caption\b.*")
+_CAPTION_BLOCK_CLOSE = re.compile(r"[ \t]*///[ \t]*")
+_EMPHASIZED_LINE = re.compile(r"[ \t]*(?P<mark>\*{1,2}|_{1,2})(?!\s).*(?<!\s)(?P=mark)[ \t]*")
+_INTRODUCTION = re.compile(r".*:[ \t]*")  # "Output:", "sample output:"
+_ANNOTATION_MARKER = re.compile(r"#.*\(\d+\)")
+_LIST_ITEM = re.compile(r"[ \t]*\d{1,9}[.)][ \t]")
+# A Sphinx glossary's terms are lines of their own; each term's definition is
+# indented under it, as a list item's content is under its bullet.
+_GLOSSARY = "glossary"
 
 
 @dataclass(frozen=True)
@@ -77,9 +107,92 @@ class Directive:
 
 @dataclass(frozen=True)
 class Other:
-    """Prose or an ordinary HTML comment: anything that separates blocks."""
+    """Prose or an ordinary HTML comment: anything that separates blocks.
+
+    Each line of prose is one; an HTML comment is one (``comment``), from its
+    ``line`` to its ``last`` line.
+    """
 
     line: Line
+    comment: bool = False
+    last: Line | None = None  # a comment's last line (None: ``line`` alone)
+
+    @property
+    def end(self) -> int:
+        """The offset just before the ending of its last line."""
+        return (self.last or self.line).content_end
+
+
+def is_prose(token: object) -> bool:
+    """Whether a token is a line of prose (not a directive, a fence or a comment)."""
+    return isinstance(token, Other) and not token.comment
+
+
+def paragraph_end(tokens: list, index: int) -> int:
+    """The index past the paragraph of prose starting at ``tokens[index]``:
+    its lines follow each other with no blank line between."""
+    index += 1
+    while (index < len(tokens) and is_prose(tokens[index])
+           and tokens[index].line.number == tokens[index - 1].line.number + 1):
+        index += 1
+    return index
+
+
+def caption_end(tokens: list, index: int) -> int | None:
+    """The index past a caption starting at ``tokens[index]`` (a `/// caption`
+    block, or a paragraph of one line in emphasis), or None."""
+    text = tokens[index].line.text
+    if _CAPTION_BLOCK_OPEN.fullmatch(text):
+        for position in range(index + 1, len(tokens)):
+            if is_prose(tokens[position]) and _CAPTION_BLOCK_CLOSE.fullmatch(
+                    tokens[position].line.text):
+                return position + 1
+        return None
+    if _EMPHASIZED_LINE.fullmatch(text) and paragraph_end(tokens, index) == index + 1:
+        return index + 1
+    return None
+
+
+def introduction_end(tokens: list, index: int) -> int | None:
+    """The index past a line introducing an out block (a paragraph of one line
+    ending in a colon, as "Output:") starting at ``tokens[index]``, or None."""
+    one_line = paragraph_end(tokens, index) == index + 1
+    return index + 1 if one_line and _INTRODUCTION.fullmatch(tokens[index].line.text) else None
+
+
+def is_output_caption(text: str) -> bool:
+    """Whether a line, a paragraph of its own, may stand between a python block
+    and its out block: a caption in emphasis, or a line ending in a colon."""
+    return bool(_EMPHASIZED_LINE.fullmatch(text) or _INTRODUCTION.fullmatch(text))
+
+
+def annotations_end(tokens: list, index: int, fence: Fence) -> int | None:
+    """The index past the code-annotation list of ``fence`` starting at
+    ``tokens[index]`` (its items, their indented or wrapped lines), or None."""
+    if not (_LIST_ITEM.match(tokens[index].line.text)
+            and any(_ANNOTATION_MARKER.search(line) for line in fence.body_lines)):
+        return None
+    margin = _indent_columns(tokens[index].line.text)
+    index += 1
+    while index < len(tokens) and is_prose(tokens[index]):
+        line, previous = tokens[index].line, tokens[index - 1].line
+        indent = _indent_columns(line.text)
+        item = _LIST_ITEM.match(line.text) and indent == margin
+        if not (item or indent > margin or line.number == previous.number + 1):
+            break
+        index += 1
+    return index
+
+
+def attached_end(tokens: list, index: int, fence: Fence) -> int:
+    """The index past the captions and annotation list right after ``fence``
+    (at ``tokens[index]``): they belong to it, and an out block goes after them."""
+    while index < len(tokens) and is_prose(tokens[index]):
+        end = caption_end(tokens, index) or annotations_end(tokens, index, fence)
+        if end is None:
+            break
+        index = end
+    return index
 
 
 def fence_language(info: str) -> str:
@@ -119,6 +232,9 @@ class Scanner:
             # part of the first line, as for MkDocs: a fence may open the page.
             first = self.lines[0]
             self.lines[0] = Line(1, 1, first.content_end, first.end, first.text[1:], first.eol)
+        # The MyST directives open at the line being read: (name, the index of a
+        # backtick directive's closing fence line, or the colons closing a colon fence).
+        self.containers: list[tuple[str, int | str]] = []
 
     def error(self, line: int, message: str) -> LiterateSyntaxError:
         return LiterateSyntaxError(self.path, line, message)
@@ -128,8 +244,16 @@ class Scanner:
         index = 0
         while index < len(self.lines):
             line = self.lines[index]
+            if self.container_edge(index):
+                tokens.append(Other(line))
+                index += 1
+                continue
             opening = _match_fence_open(line.text)
             if opening and not self.shown_as_text(index, opening):
+                if self.opens_markdown_directive(index, opening):
+                    tokens.append(Other(line))
+                    index += 1
+                    continue
                 fence, index = self.read_fence(index, opening)
                 tokens.append(fence)
                 continue
@@ -146,6 +270,39 @@ class Scanner:
                 tokens.append(Other(line))
             index += 1
         return tokens
+
+    def container_edge(self, index: int) -> bool:
+        """Whether line ``index`` opens or closes a MyST directive (kept in
+        ``containers``): a colon fence's opening or closing line, the closing
+        fence of a backtick one."""
+        text = self.lines[index].text
+        closes = self.containers[-1][1] if self.containers else None
+        if isinstance(closes, str):  # a colon fence: closed by as many colons or more
+            close = _COLON_FENCE_CLOSE.fullmatch(text)
+            closes = index if close and len(close["colons"]) >= len(closes) else None
+        if closes == index:
+            self.containers.pop()
+            return True
+        colon = _COLON_FENCE_OPEN.fullmatch(text)
+        if colon:
+            self.containers.append((colon["name"].lower(), colon["colons"]))
+            return True
+        return False
+
+    def opens_markdown_directive(self, index: int, opening: re.Match) -> bool:
+        """Whether the fence opened at ``index`` is a MyST directive whose
+        content is markdown (````{note}`); then its fences are the page's."""
+        directive = _MYST_DIRECTIVE.fullmatch(opening["info"].strip())
+        if directive is None or directive["name"].lower() not in MYST_MARKDOWN_DIRECTIVES:
+            return False
+        closing = self.closing_line(index, opening)
+        if closing is None:
+            self.read_fence(index, opening)  # raises: never closed
+        self.containers.append((directive["name"].lower(), closing))
+        return True
+
+    def in_glossary(self) -> bool:
+        return bool(self.containers) and self.containers[-1][0] == _GLOSSARY
 
     def shown_as_text(self, index: int, opening: re.Match) -> bool:
         """Whether a fence indented four columns past its container is text.
@@ -172,8 +329,8 @@ class Scanner:
                     # belongs to (a list item wrapping onto lines indented less
                     # than this fence) is opened by the paragraph's first line.
                     earlier = self.paragraph_start(position)
-                opener = _CONTAINER_OPENER.match(earlier)
-                return opener is None or column - _indent_columns(earlier) >= 8
+                opener = _CONTAINER_OPENER.match(earlier) or self.in_glossary()
+                return not opener or column - _indent_columns(earlier) >= 8
         return True
 
     def paragraph_start(self, index: int) -> str:
@@ -252,7 +409,8 @@ class Scanner:
         directive = _DIRECTIVE_BODY.match(rest)
         if directive is None:
             self.check_not_lookalike(rest, line.number)
-            return Other(line), self.skip_comment(index, rest)
+            after = self.skip_comment(index, rest)
+            return Other(line, comment=True, last=self.lines[after - 1]), after
         body = directive["body"]
         if "-->" not in body:
             name = " ".join(body.split())

@@ -30,6 +30,7 @@ from sybil import Document, Example, Region, Sybil
 
 from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner, WorkerPool
 from .parser import PythonBlock, parse_page
+from .prelude import with_preludes
 from .runner import Outcome, PageRunner
 
 
@@ -54,7 +55,8 @@ class LiterateParser:
         self.in_process = in_process
 
     def __call__(self, document: Document) -> Iterator[Region]:
-        page = parse_page(document.text, display_path(document.path, self.root))
+        page = with_preludes(parse_page(document.text, display_path(document.path, self.root)),
+                             document.path)
         if self.in_process:
             document.literate_runner = PageRunner(page)
         else:

@@ -6,8 +6,9 @@ object a line, then gives the page's blocks neither: their stdin is
 processes) goes to stderr, so nothing a block does can garble the answers.
 
 Requests: first ``{"environment", "coverage"}`` (the worker's own set-up), then
-for each page ``{"token", "text", "path", "sys_path", "timeout", "shell_directory"}``
-(the parent makes and removes the directory its shell commands run in), ``{"run": [i, ...]}``
+for each page ``{"token", "text", "path", "preludes", "sys_path", "timeout",
+"shell_directory"}`` (``preludes``: [path, code] pairs; the parent makes and
+removes the directory its shell commands run in), ``{"run": [i, ...]}``
 for python blocks wanted, in page order (with ``"until_failure": true``, the
 blocks after a failed one in that request are not run: under pytest, blocks
 are asked for ahead of the tests), and ``{"end": true}``. Answers,
@@ -24,6 +25,7 @@ nor answer for the worker.
 from __future__ import annotations
 
 import _signal
+import dataclasses
 import json
 import linecache
 import os
@@ -73,11 +75,14 @@ class _PageJob:
         """Run the page's requested blocks and its teardown; whether this worker
         may run another page."""
         from .docstrings import parse_source  # here: after main's coverage set-up, so measured
+        from .page import Prelude  # here: after main's coverage set-up, so measured
         from .runner import PageRunner  # here: after main's coverage set-up, so measured
 
         baseline = _Baseline(self.handlers)
         sys.path[:] = self.job["sys_path"]
         page = parse_source(self.job["text"], self.job["path"])
+        page = dataclasses.replace(page, preludes=tuple(
+            Prelude(path, code) for path, code in self.job.get("preludes", ())))
         blocks = page.python_blocks
         timeouts = {block.line: block.timeout for block in blocks}
 
@@ -108,7 +113,8 @@ class _PageJob:
             os._exit(0)
         left = self.left_behind(page)
         baseline.restore()
-        linecache.cache.pop(page.path, None)
+        for path in [page.path, *(prelude.path for prelude in page.preludes)]:
+            linecache.cache.pop(path, None)
         if ended:
             self.send({"ended": True, "left": left, "coverage": self.measure.lines()})
         return ended and not left

@@ -40,6 +40,7 @@ from ..core import active_traces
 from ..graph import WeakVar
 from ..jit import Jitted, function_name, result_tensor
 from ..nx.tensor import Tensor
+from ..primitives.elementwise import expm1_impl, floor_divide_impl
 from ..primitives.indexing import numpy_index
 from ..primitives.linalg import _LU_CONDITION
 from ..primitives.special import _sinc_derivative_impl
@@ -210,6 +211,11 @@ def _slogdet(part):
     return lambda a: jnp.linalg.slogdet(a)[part]
 
 
+def _complex_from(real_part, imag_part, dtype):
+    """real + imag j from its parts, as elementwise._complex on numpy arrays."""
+    return lax.complex(real_part, imag_part).astype(dtype)
+
+
 def _same(name):
     """jnp's function of the same name, for the primitives that are numpy ufuncs."""
     return getattr(jnp, name)
@@ -217,8 +223,8 @@ def _same(name):
 
 _UFUNCS = (
     "absolute add arccos arccosh arcsin arcsinh arctan arctan2 arctanh cbrt ceil cos cosh "
-    "divide equal exp exp2 expm1 floor floor_divide fmod greater greater_equal hypot isfinite "
-    "isinf isnan less less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and "
+    "divide equal exp exp2 floor fmod greater greater_equal hypot isfinite "
+    "isinf isnan less less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and nextafter "
     "logical_not logical_or logical_xor matmul maximum minimum multiply negative not_equal "
     "power real imag reciprocal sign signbit sin sinh sqrt square subtract tan tanh trunc"
 ).split()
@@ -228,6 +234,9 @@ _UFUNCS += "bitwise_and bitwise_or bitwise_xor invert left_shift right_shift".sp
 LOWERINGS = {name: _same(name) for name in _UFUNCS}
 LOWERINGS.update({
     # elementwise
+    # the standard's values at infinities, as the primitives' impls (one method, two backends)
+    "expm1": lambda x: expm1_impl(x, jnp, _complex_from),
+    "floor_divide": lambda x, y: floor_divide_impl(x, y, jnp),
     "conj": jnp.conjugate,
     "mod": jnp.remainder,
     "where": jnp.where,

@@ -71,3 +71,18 @@ __all__ = ["Tensor", "TracedValueError", "fft", "linalg", "random"] + [
     name for family in _families for name in family.__all__]
 
 _moved.install()  # `from rune.nx.shapes import reshape`, the modules' old names, still works
+
+
+def __getattr__(name):
+    """`nx.special`: rune.scipy.special, imported on first use (it imports nx).
+
+    scipy.special (with SCIPY_ARRAY_API=1) calls `xp.special.<name>` when an
+    array's namespace has it, in anticipation of the standard's special-function
+    extension; without it, scipy's numpy ufunc runs on np.asarray(tensor), which
+    cannot differentiate (and raises TracedValueError under rune.grad).
+    """
+    if name == "special":
+        from ..scipy import special  # lazy: rune.scipy.special imports nx
+
+        return special
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

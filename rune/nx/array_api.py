@@ -34,8 +34,8 @@ from .creation import as_tensor, check_device
 from .dtypes import DTYPES, as_dtype
 from .tensor import Tensor, call_broadcasting
 
-__array_api_version__ = "2023.12"
-SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12")
+__array_api_version__ = "2024.12"
+SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 
 e, inf, nan, pi, newaxis = _math.e, _math.inf, _math.nan, _math.pi, None
 
@@ -43,7 +43,7 @@ __all__ = [
     "__array_api_version__", "__array_namespace_info__", "e", "inf", "nan", "pi", "newaxis",
     "finfo", "iinfo", "isdtype", "can_cast", "result_type",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_left_shift",
-    "bitwise_right_shift", "from_dlpack",
+    "bitwise_right_shift", "nextafter", "from_dlpack",
 ]
 
 
@@ -79,24 +79,54 @@ class ArrayNamespaceInfo:
     """
 
     def capabilities(self) -> dict:
-        """Boolean masks and data-dependent shapes (nonzero, unique) work eagerly."""
+        """Boolean masks and data-dependent shapes (nonzero, unique) work eagerly.
+
+        >>> from rune import nx
+        >>> info = nx.__array_namespace_info__()
+        >>> info.capabilities()["boolean indexing"]
+        True
+        """
         return {"boolean indexing": True, "data-dependent shapes": True,
                 "max dimensions": 64}
 
     def default_device(self) -> str:
+        """"cpu": rune computes with numpy, on the CPU.
+
+        >>> from rune import nx
+        >>> nx.__array_namespace_info__().default_device()
+        'cpu'
+        """
         return "cpu"
 
     def devices(self) -> list:
+        """The devices tensors can live on: the CPU only.
+
+        >>> from rune import nx
+        >>> nx.__array_namespace_info__().devices()
+        ['cpu']
+        """
         return ["cpu"]
 
     def default_dtypes(self, *, device=None) -> dict:
+        """The dtypes tensors get when none is asked for, by kind (numpy's).
+
+        >>> from rune import nx
+        >>> nx.__array_namespace_info__().default_dtypes()["integral"]
+        dtype('int64')
+        """
         check_device(device, "nx.__array_namespace_info__().default_dtypes")
         return {"real floating": np.dtype(np.float64), "complex floating":
                 np.dtype(np.complex128), "integral": np.dtype(np.int64),
                 "indexing": np.dtype(np.int64)}
 
     def dtypes(self, *, device=None, kind=None) -> dict:
-        """The dtypes by name, those of `kind` (a kind name, a dtype or a tuple) if given."""
+        """The dtypes by name, those of `kind` (a kind name, a dtype or a tuple) if given.
+
+        >>> from rune import nx
+        >>> info = nx.__array_namespace_info__()
+        >>> list(info.dtypes(kind="real floating"))
+        ['float32', 'float64']
+        """
         check_device(device, "nx.__array_namespace_info__().dtypes")
         chosen = [d for d in _STANDARD_DTYPES if kind is None or isdtype(d, kind)]
         return {str(d): d for d in chosen}
@@ -244,6 +274,20 @@ def result_type(*arrays_and_dtypes) -> np.dtype:
     return np.result_type(*args)
 
 
+def weak_operands(fn: str, x1, x2) -> tuple:
+    """x1 and x2 as tensors, a Python number taking the dtype numpy 2 gives it
+    beside the other (weakly: 1.5 beside float32 is float32), as the standard's
+    2024.12 revision asks of binary functions given a scalar."""
+    python = (int, float, complex)
+    if isinstance(x1, python) and not isinstance(x2, python):
+        x2 = as_tensor(x2, fn)
+        return as_tensor(np.asarray(x1, np.result_type(x2.dtype, x1)), fn), x2
+    if isinstance(x2, python) and not isinstance(x1, python):
+        x1 = as_tensor(x1, fn)
+        return x1, as_tensor(np.asarray(x2, np.result_type(x1.dtype, x2)), fn)
+    return as_tensor(x1, fn), as_tensor(x2, fn)
+
+
 # ------------------------------------------------------------ bitwise
 
 
@@ -355,6 +399,47 @@ def bitwise_right_shift(x1, x2):
     int64 [2] [2, -2]
     """
     return _bitwise("nx.bitwise_right_shift", _e.right_shift, x1, x2)
+
+
+# ------------------------------------------------------------ the 2024.12 revision's functions
+
+
+def nextafter(x1, x2):
+    """The next floating-point number after x1 towards x2, elementwise, in x1's
+    precision (x1 itself where they are equal).
+
+    The derivative is 1 in x1 and 0 in x2: the result follows x1, one step away.
+
+    Args:
+      x1, x2: real tensors, numpy arrays or numbers; they broadcast together.
+
+    Raises:
+      TypeError: a complex argument.
+      ValueError: shapes that do not broadcast (naming both).
+
+    >>> from rune import nx
+    >>> print(nx.nextafter(nx.array([1.0, 1.0]), nx.array([2.0, 0.0])) - 1)
+    float64 [2] [2.220446049250313e-16, -1.1102230246251565e-16]
+    """
+    x1, x2 = weak_operands("nx.nextafter", x1, x2)
+    for x in (x1, x2):
+        if x.dtype.kind == "c":
+            raise TypeError(f"nx.nextafter: expected real numbers, got {x.dtype}")
+    return call_broadcasting("nx.nextafter", _e.nextafter, x1, x2)
+
+
+# ------------------------------------------------------------ special cases
+
+
+def tanh_at_complex_infinities(x, out):
+    """`out`, tanh(x) for complex x, with tanh(±inf + bj) = ±1 + 0j, the zero signed
+    as b (finite b), as the standard says: numpy's takes the sign of sin(2b). Made
+    of primitives in nx.tanh, not in the tanh primitive, whose impl stays numpy's
+    ufunc (jit's replay writes ufuncs' results into dead buffers)."""
+    a, b = _e.real(x), _e.imag(x)
+    limit = _e.astype(_e.sign(a), dtype=out.dtype)  # ±1 + 0j; conj makes the zero -0
+    limit = _e.where(_e.signbit(b), _e.conj(limit), limit)
+    return _e.where(_e.logical_and(_e.isinf(a), _e.isfinite(b)), limit, out)
 
 
 # ------------------------------------------------------------ DLPack

@@ -590,7 +590,8 @@ def _shape_arg(shape, fn) -> tuple:
 
 
 def meshgrid(*xi, indexing="xy", sparse=False, copy=True):
-    """Coordinate tensors from coordinate vectors, as numpy's meshgrid.
+    """Coordinate tensors from coordinate vectors, as numpy's meshgrid, in a list
+    (the standard's 2024.12 revision says a list; numpy 2 gives a tuple).
 
     Args:
       *xi: 1-d tensors (others are flattened), one per dimension.
@@ -623,9 +624,7 @@ def meshgrid(*xi, indexing="xy", sparse=False, copy=True):
         if indexing == "xy" and n > 1 and i < 2:
             shape[0], shape[1] = shape[1], shape[0]
         out.append(reshape(x, tuple(shape)))
-    if not sparse:
-        out = list(broadcast_arrays(*out))
-    return tuple(out)
+    return broadcast_arrays(*out) if not sparse else out
 
 
 def tri(N, M=None, k=0, dtype=float64):  # noqa: N803  (numpy's names)
@@ -729,12 +728,12 @@ def _spaced(np_fn, fn, start, stop, num, endpoint, dtype, **extra):
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None):
-    """`num` numbers from base**start to base**stop, evenly spaced in the exponent.
+    """`num` numbers from `base**start` to `base**stop`, evenly spaced in the exponent.
 
     Args:
       start, stop: the first and last exponents (numbers).
       num: how many.
-      endpoint: include base**stop.
+      endpoint: include `base**stop`.
       base: the base of the exponents.
       dtype: the element type; default float64.
 

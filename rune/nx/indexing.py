@@ -263,6 +263,18 @@ def canonical_slice(s: slice, n: int) -> tuple:
     return (start, stop if stop >= 0 else None, step)  # None: down to element 0 included
 
 
+class ScalarMask:
+    """A 0-d boolean index in a resolved index: a new axis of length 1 (kept) or 0.
+
+    The standard's boolean indexing with a 0-d mask, as numpy's: no axis is
+    used, one is added (scipy indexes its 0-d results so, in apply_where)."""
+
+    __slots__ = ("kept",)
+
+    def __init__(self, kept):
+        self.kept = kept
+
+
 class _Array:
     """An integer index array in a parsed index: the tensor, and its values if known."""
 
@@ -300,16 +312,11 @@ def _entry(item, fn):
     if item is None or item is Ellipsis or isinstance(item, slice):
         return item
     if isinstance(item, (bool, np.bool_)):
-        raise IndexError(f"{fn}: a boolean scalar index is not supported; use None to add "
-                         f"an axis")
+        return np.asarray(item)
     if isinstance(item, Tensor):
         kind = item.dtype.kind
         if kind == "b":
-            mask = _mask_values(item, fn)
-            if mask.ndim == 0:
-                raise IndexError(f"{fn}: a boolean scalar index is not supported; use None "
-                                 f"to add an axis")
-            return mask
+            return _mask_values(item, fn)
         if kind not in "iu":
             raise IndexError(f"{fn}: {_VALID}; got a tensor of dtype {item.dtype}")
         value = _concrete_or_none(item)
@@ -357,6 +364,9 @@ def _resolve(shape, index, fn):
         if e is None:
             resolved.append(None)
             continue
+        if isinstance(e, np.ndarray) and e.ndim == 0:
+            resolved.append(ScalarMask(bool(e)))
+            continue
         if isinstance(e, np.ndarray):  # a mask covers e.ndim axes
             covered = shape[axis:axis + e.ndim]
             if e.shape != covered:
@@ -385,10 +395,35 @@ def _index(x, index, fn):
     x = as_tensor(x, fn)
     shape = tuple(x.shape)
     resolved = _resolve(shape, index, fn)
+    if any(type(e) is ScalarMask for e in resolved):
+        return _with_scalar_masks(x, shape, resolved, fn)
     if is_advanced(resolved):
         return _advanced(x, shape, resolved)
     index = basic_index(shape, resolved)
     return _ix.slice_(x, index=index) if index else x
+
+
+def _with_scalar_masks(x, shape, resolved, fn):
+    """x[index] whose 0-d boolean masks add axes: as None, and those of false
+    masks then sliced empty (their positions: the entries before them that keep
+    an axis, every one but the ints)."""
+    if is_advanced(resolved):
+        raise IndexError(f"{fn}: a boolean scalar index together with integer arrays or "
+                         f"masks is not supported")
+    y = _index(x, tuple(_as_index_entry(e) for e in resolved), fn)
+    kept = [e for e in resolved if type(e) is not int]
+    empty = [p for p, e in enumerate(kept) if type(e) is ScalarMask and not e.kept]
+    if not empty:
+        return y
+    return _ix.slice_(y, index=tuple((0, 0, 1) if p in empty else (0, n, 1)
+                                     for p, n in enumerate(y.shape)))
+
+
+def _as_index_entry(e):
+    """An entry of a resolved basic index as an index's entry again; a scalar mask, None."""
+    if type(e) is ScalarMask:
+        return None
+    return slice(*e) if type(e) is tuple else e
 
 
 def is_advanced(resolved):
@@ -651,6 +686,9 @@ def _update(x, index, values, kind):
         resolved = [index % shape[0]]
     else:
         resolved = _resolve(shape, index, fn)
+    if any(type(e) is ScalarMask for e in resolved):
+        raise IndexError(f"{fn}: a boolean scalar index is not supported; x.at[...] "
+                         f"updates every element, and a false scalar mask none")
     values = as_tensor(values, fn)
     if values.dtype != x.dtype:
         values = _e.astype(values, dtype=x.dtype)

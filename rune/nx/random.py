@@ -38,7 +38,16 @@ _recorders = _Recorders()
 @contextlib.contextmanager
 def recording_states():
     """Yields a dict filled, during the block, with the state each generator
-    had before its first draw: {id: (bit generator, state)}."""
+    had before its first draw: {id: (bit generator, state)}.
+
+    >>> from rune import nx
+    >>> from rune.nx.random import recording_states
+    >>> rng = nx.random.default_rng(0)
+    >>> with recording_states() as states:
+    ...     first = rng.normal()
+    >>> len(states)  # rng's, as it was before its first draw
+    1
+    """
     states: dict = {}
     _recorders.active.append(states)
     try:
@@ -50,7 +59,19 @@ def recording_states():
 @contextlib.contextmanager
 def replaying(states):
     """During the block the generators are back in the recorded states (the
-    same numbers are drawn again); after it they are as they were before it."""
+    same numbers are drawn again); after it they are as they were before it.
+
+    >>> from rune import nx
+    >>> from rune.nx.random import recording_states, replaying
+    >>> rng = nx.random.default_rng(0)
+    >>> with recording_states() as states:
+    ...     first = rng.normal().item()
+    >>> with replaying(states):
+    ...     again = rng.normal().item()  # the same draw
+    >>> second = rng.normal().item()  # rng as it was before the block
+    >>> print(again == first, second == first)
+    True False
+    """
     now = [(bits, bits.state) for bits, _ in states.values()]
     for bits, state in states.values():
         bits.state = state

@@ -235,15 +235,29 @@ class Tensor:
           ValueError: the tensor has more than one element (naming its shape).
           TracedValueError: the value is traced (under differentiation, read
             `rune.detach(t).item()` to mean the number without its derivative).
+
+        >>> from rune import nx
+        >>> nx.array([[2.5]]).item()
+        2.5
         """
         return self._scalar("Tensor.item()", _identity)
 
     def tolist(self):
-        """The values as nested Python lists of Python scalars."""
+        """The values as nested Python lists of Python scalars.
+
+        >>> from rune import nx
+        >>> nx.array([[1, 2], [3, 4]]).tolist()
+        [[1, 2], [3, 4]]
+        """
         return self._concrete("Tensor.tolist()").tolist()
 
     def numpy(self) -> np.ndarray:
-        """A numpy copy of the values (changing it does not change the tensor)."""
+        """A numpy copy of the values (changing it does not change the tensor).
+
+        >>> from rune import nx
+        >>> nx.array([1.0, 2.0]).numpy()
+        array([1., 2.])
+        """
         return np.array(self._concrete("Tensor.numpy()"), copy=True)
 
     def __array__(self, dtype=None, copy=None):
@@ -334,41 +348,88 @@ class Tensor:
 
     # ------------------------------------------------------------ operations
     def astype(self, dtype) -> Tensor:
-        """The tensor converted to `dtype` (see `nx.astype`)."""
+        """The tensor converted to `dtype` (see `nx.astype`).
+
+        >>> from rune import nx
+        >>> print(nx.array([1.7, -2.2]).astype("int64"))
+        int64 [2] [1, -2]
+        """
         return _ops.astype(self, dtype)
 
     def reshape(self, *shape) -> Tensor:
-        """The tensor with a new shape: `t.reshape(2, 3)` or `t.reshape((2, 3))`."""
+        """The tensor with a new shape: `t.reshape(2, 3)` or `t.reshape((2, 3))`.
+
+        >>> from rune import nx
+        >>> print(nx.arange(6).reshape(2, 3))
+        int64 [2, 3]
+        [[0, 1, 2],
+         [3, 4, 5]]
+        """
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
         return _ops.reshape(self, shape)
 
     def transpose(self, *axes) -> Tensor:
-        """The tensor with its axes permuted: `t.transpose(1, 0)` (reversed by default)."""
+        """The tensor with its axes permuted: `t.transpose(1, 0)` (reversed by default).
+
+        >>> from rune import nx
+        >>> print(nx.arange(6).reshape(2, 3).transpose())
+        int64 [3, 2]
+        [[0, 3],
+         [1, 4],
+         [2, 5]]
+        """
         if len(axes) == 1 and not isinstance(axes[0], int):
             axes = axes[0]
         return _ops.transpose(self, axes or None)
 
     def squeeze(self, axis=None) -> Tensor:
-        """The tensor without its axes of size 1 (`nx.squeeze`)."""
+        """The tensor without its axes of size 1 (`nx.squeeze`).
+
+        >>> from rune import nx
+        >>> nx.zeros((1, 3, 1)).squeeze().shape
+        (3,)
+        """
         return _ops.squeeze(self, axis)
 
     def ravel(self) -> Tensor:
-        """The elements in one axis, in row-major order (`nx.ravel`)."""
+        """The elements in one axis, in row-major order (`nx.ravel`).
+
+        >>> from rune import nx
+        >>> print(nx.array([[1, 2], [3, 4]]).ravel())
+        int64 [4] [1, 2, 3, 4]
+        """
         return _ops.ravel(self)
 
     def flatten(self) -> Tensor:
-        """The elements in one axis, in row-major order."""
+        """The elements in one axis, in row-major order.
+
+        >>> from rune import nx
+        >>> print(nx.array([[1, 2], [3, 4]]).flatten())
+        int64 [4] [1, 2, 3, 4]
+        """
         return _ops.reshape(self, (-1,))
 
     def conj(self) -> Tensor:
-        """The complex conjugate (`nx.conj`)."""
+        """The complex conjugate (`nx.conj`).
+
+        >>> from rune import nx
+        >>> print(nx.array([1 + 2j, 3 - 1j]).conj())
+        complex128 [2] [1-2i, 3+1i]
+        """
         return _ops.conj(self)
 
     conjugate = conj
 
     def round(self, decimals=0) -> Tensor:
-        """Rounded to `decimals` decimals, halves to even (`nx.round`)."""
+        """Rounded to `decimals` decimals, halves to even (`nx.round`).
+
+        >>> from rune import nx
+        >>> print(nx.array([0.5, 1.5, 2.5, 2.675]).round())
+        float64 [4] [0, 2, 2, 3]
+        >>> print(nx.array([2.675]).round(2))
+        float64 [1] [2.68]
+        """
         return _ops.round(self, decimals)
 
     def __round__(self, ndigits=None) -> Tensor:
@@ -376,105 +437,259 @@ class Tensor:
         return _ops.round(self, ndigits or 0)
 
     def clip(self, min=None, max=None, *, a_min=None, a_max=None) -> Tensor:  # noqa: A002
-        """Limited to [min, max] (`nx.clip`)."""
+        """Limited to [min, max] (`nx.clip`).
+
+        >>> from rune import nx
+        >>> print(nx.array([-2.0, 0.5, 3.0]).clip(0, 1))
+        float64 [3] [0, 0.5, 1]
+        """
         return _ops.clip(self, min, max, a_min=a_min, a_max=a_max)
 
     # Reductions, by the nx functions of the same names.
     def sum(self, axis=None, keepdims=False):
-        """The sum over `axis` (all axes by default): `nx.sum(t, ...)`."""
+        r"""The sum over `axis` (all axes by default): `nx.sum(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(t.sum(), t.sum(axis=0), sep="\n")
+        float64 [] 10
+        float64 [2] [4, 6]
+        """
         return _ops.sum(self, axis=axis, keepdims=keepdims)
 
     def mean(self, axis=None, keepdims=False):
-        """The mean over `axis`: `nx.mean(t, ...)`."""
+        r"""The mean over `axis`: `nx.mean(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(t.mean(), t.mean(axis=1), sep="\n")
+        float64 [] 2.5
+        float64 [2] [1.5, 3.5]
+        """
         return _ops.mean(self, axis=axis, keepdims=keepdims)
 
     def prod(self, axis=None, keepdims=False):
-        """The product over `axis`: `nx.prod(t, ...)`."""
+        r"""The product over `axis`: `nx.prod(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(t.prod(), t.prod(axis=0), sep="\n")
+        float64 [] 24
+        float64 [2] [3, 8]
+        """
         return _ops.prod(self, axis=axis, keepdims=keepdims)
 
     def max(self, axis=None, keepdims=False):
-        """The largest element over `axis`: `nx.max(t, ...)`."""
+        r"""The largest element over `axis`: `nx.max(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([[1.0, 5.0], [3.0, 4.0]])
+        >>> print(t.max(), t.max(axis=0), sep="\n")
+        float64 [] 5
+        float64 [2] [3, 5]
+        """
         return _ops.max(self, axis=axis, keepdims=keepdims)
 
     def min(self, axis=None, keepdims=False):
-        """The smallest element over `axis`: `nx.min(t, ...)`."""
+        r"""The smallest element over `axis`: `nx.min(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([[1.0, 5.0], [3.0, 4.0]])
+        >>> print(t.min(), t.min(axis=1), sep="\n")
+        float64 [] 1
+        float64 [2] [1, 3]
+        """
         return _ops.min(self, axis=axis, keepdims=keepdims)
 
     def var(self, axis=None, keepdims=False, ddof=0, *, correction=None):
-        """The variance over `axis`: `nx.var(t, ...)`."""
+        r"""The variance over `axis`: `nx.var(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([1.0, 2.0, 3.0, 4.0])
+        >>> print(t.var(), t.var(ddof=1), sep="\n")
+        float64 [] 1.25
+        float64 [] 1.6666666666666667
+        """
         return _ops.var(self, axis=axis, keepdims=keepdims, ddof=ddof, correction=correction)
 
     def std(self, axis=None, keepdims=False, ddof=0, *, correction=None):
-        """The standard deviation over `axis`: `nx.std(t, ...)`."""
+        r"""The standard deviation over `axis`: `nx.std(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([1.0, 2.0, 3.0, 4.0])
+        >>> print(t.std(), t.std(ddof=1), sep="\n")
+        float64 [] 1.118033988749895
+        float64 [] 1.2909944487358056
+        """
         return _ops.std(self, axis=axis, keepdims=keepdims, ddof=ddof, correction=correction)
 
     def argmax(self, axis=None, keepdims=False):
-        """The index of the largest element over `axis`: `nx.argmax(t, ...)`."""
+        r"""The index of the largest element over `axis`: `nx.argmax(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([[1.0, 5.0], [3.0, 4.0]])
+        >>> print(t.argmax(), t.argmax(axis=0), sep="\n")
+        int64 [] 1
+        int64 [2] [1, 0]
+        """
         return _ops.argmax(self, axis=axis, keepdims=keepdims)
 
     def argmin(self, axis=None, keepdims=False):
-        """The index of the smallest element over `axis`: `nx.argmin(t, ...)`."""
+        r"""The index of the smallest element over `axis`: `nx.argmin(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([[1.0, 5.0], [3.0, 4.0]])
+        >>> print(t.argmin(), t.argmin(axis=1), sep="\n")
+        int64 [] 0
+        int64 [2] [0, 0]
+        """
         return _ops.argmin(self, axis=axis, keepdims=keepdims)
 
     def cumsum(self, axis=None):
-        """The running sum along `axis`: `nx.cumsum(t, ...)`."""
+        """The running sum along `axis`: `nx.cumsum(t, ...)`.
+
+        >>> from rune import nx
+        >>> print(nx.array([1.0, 2.0, 3.0]).cumsum())
+        float64 [3] [1, 3, 6]
+        """
         return _ops.cumsum(self, axis=axis)
 
     def cumprod(self, axis=None):
-        """The running product along `axis`: `nx.cumprod(t, ...)`."""
+        """The running product along `axis`: `nx.cumprod(t, ...)`.
+
+        >>> from rune import nx
+        >>> print(nx.array([1.0, 2.0, 3.0]).cumprod())
+        float64 [3] [1, 2, 6]
+        """
         return _ops.cumprod(self, axis=axis)
 
     def sort(self, axis=-1, *, descending=False, stable=True):
-        """The tensor sorted along `axis`, a new tensor (as JAX's; numpy's sorts in
-        place): `nx.sort(t, ...)`."""
+        r"""The tensor sorted along `axis`, a new tensor (as JAX's; numpy's sorts in
+        place): `nx.sort(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([3.0, 1.0, 2.0])
+        >>> print(t.sort(), t.sort(descending=True), t, sep="\n")
+        float64 [3] [1, 2, 3]
+        float64 [3] [3, 2, 1]
+        float64 [3] [3, 1, 2]
+        """
         return _ops.sort(self, axis, descending=descending, stable=stable)
 
     def argsort(self, axis=-1, *, descending=False, stable=True):
-        """The indices that sort the tensor along `axis`: `nx.argsort(t, ...)`."""
+        """The indices that sort the tensor along `axis`: `nx.argsort(t, ...)`.
+
+        >>> from rune import nx
+        >>> print(nx.array([3.0, 1.0, 2.0]).argsort())
+        int64 [3] [1, 2, 0]
+        """
         return _ops.argsort(self, axis, descending=descending, stable=stable)
 
     def searchsorted(self, v, side="left", sorter=None):
-        """Where v's elements go in this sorted vector: `nx.searchsorted(t, v, ...)`."""
+        """Where v's elements go in this sorted vector: `nx.searchsorted(t, v, ...)`.
+
+        >>> from rune import nx
+        >>> print(nx.array([1.0, 2.0, 3.0]).searchsorted(nx.array([0.5, 2.0, 9.0])))
+        int64 [3] [0, 1, 3]
+        """
         return _ops.searchsorted(self, v, side=side, sorter=sorter)
 
     def nonzero(self, *, size=None, fill_value=None):
-        """The indices of the nonzero elements, one tensor per axis: `nx.nonzero(t)`."""
+        r"""The indices of the nonzero elements, one tensor per axis: `nx.nonzero(t)`.
+
+        >>> from rune import nx
+        >>> rows, columns = nx.array([[0, 7], [8, 0]]).nonzero()
+        >>> print(rows, columns, sep="\n")
+        int64 [2] [0, 1]
+        int64 [2] [1, 0]
+        """
         return _ops.nonzero(self, size=size, fill_value=fill_value)
 
     def all(self, axis=None, keepdims=False):
-        """Whether every element over `axis` is true: `nx.all(t, ...)`."""
+        r"""Whether every element over `axis` is true: `nx.all(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([[True, False], [True, True]])
+        >>> print(t.all(), t.all(axis=1), sep="\n")
+        bool [] False
+        bool [2] [False, True]
+        """
         return _ops.all(self, axis=axis, keepdims=keepdims)
 
     def any(self, axis=None, keepdims=False):
-        """Whether some element over `axis` is true: `nx.any(t, ...)`."""
+        r"""Whether some element over `axis` is true: `nx.any(t, ...)`.
+
+        >>> from rune import nx
+        >>> t = nx.array([[True, False], [False, False]])
+        >>> print(t.any(), t.any(axis=1), sep="\n")
+        bool [] True
+        bool [2] [True, False]
+        """
         return _ops.any(self, axis=axis, keepdims=keepdims)
 
     def dot(self, other):
-        """The dot product with other (`nx.dot(t, other)`)."""
+        """The dot product with other (`nx.dot(t, other)`).
+
+        >>> from rune import nx
+        >>> print(nx.array([1.0, 2.0]).dot(nx.array([3.0, 4.0])))
+        float64 [] 11
+        """
         return _ops.dot(self, other)
 
     def swapaxes(self, axis1, axis2):
-        """The tensor with two axes exchanged (`nx.swapaxes`)."""
+        """The tensor with two axes exchanged (`nx.swapaxes`).
+
+        >>> from rune import nx
+        >>> nx.zeros((2, 3, 4)).swapaxes(0, 2).shape
+        (4, 3, 2)
+        """
         return _ops.swapaxes(self, axis1, axis2)
 
     def repeat(self, repeats, axis=None):
-        """Each element repeated along `axis` (`nx.repeat`)."""
+        """Each element repeated along `axis` (`nx.repeat`).
+
+        >>> from rune import nx
+        >>> print(nx.array([1, 2]).repeat(3))
+        int64 [6] [1, 1, 1, 2, 2, 2]
+        """
         return _ops.repeat(self, repeats, axis)
 
     def take(self, indices, axis=None):
-        """Elements at `indices` along `axis` (`nx.take`)."""
+        """Elements at `indices` along `axis` (`nx.take`).
+
+        >>> from rune import nx
+        >>> print(nx.array([10.0, 20.0, 30.0]).take(nx.array([2, 0])))
+        float64 [2] [30, 10]
+        """
         return _ops.take(self, indices, axis)
 
     def trace(self, offset=0, axis1=0, axis2=1):
-        """The sum of a diagonal (`nx.trace`)."""
+        """The sum of a diagonal (`nx.trace`).
+
+        >>> from rune import nx
+        >>> print(nx.array([[1.0, 2.0], [3.0, 4.0]]).trace())
+        float64 [] 5
+        """
         return _ops.trace(self, offset, axis1, axis2)
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
-        """A diagonal, as the last axis (`nx.diagonal`)."""
+        """A diagonal, as the last axis (`nx.diagonal`).
+
+        >>> from rune import nx
+        >>> print(nx.array([[1.0, 2.0], [3.0, 4.0]]).diagonal())
+        float64 [2] [1, 4]
+        """
         return _ops.diagonal(self, offset, axis1, axis2)
 
     def copy(self):
-        """A tensor with the same values (`nx.copy`)."""
+        """A tensor with the same values (`nx.copy`).
+
+        >>> from rune import nx
+        >>> t = nx.array([1.0, 2.0])
+        >>> u = t.copy()
+        >>> print(u, u is t)
+        float64 [2] [1, 2] False
+        """
         return _ops.copy(self)
 
     def __getitem__(self, index):
@@ -542,23 +757,31 @@ class Tensor:
         return "cpu"
 
     def to_device(self, device, /, *, stream=None):
-        """The tensor itself on device "cpu" (the only one); other devices raise ValueError."""
+        """The tensor itself on device "cpu" (the only one); other devices raise ValueError.
+
+        >>> from rune import nx
+        >>> t = nx.array([1.0, 2.0])
+        >>> t.to_device("cpu") is t
+        True
+        """
         _ops.creation.check_device(device, "Tensor.to_device")
         return self
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """The DLPack capsule of the tensor's values: its memory, marked read-only
-        (a tensor never changes), for consumers of DLPack 1.0 and later; a copy
-        for older ones (JAX's today), which cannot be told that it is read-only.
+        """The DLPack capsule of the tensor's values: a copy, the consumer's to
+        change; with copy=False (`np.from_dlpack(t, copy=False)`) the tensor's
+        memory, marked read-only, for consumers of DLPack 1.0 and later. A copy by
+        default because not every consumer honours that mark (torch 2.13 gives a
+        writable tensor over it), and a tensor never changes.
         """
         values = np.asarray(self._concrete("Tensor.__dlpack__"))
-        if max_version is None or max_version[0] < 1:
-            values = np.array(values, copy=True)
-        else:
+        if copy is False and max_version is not None and max_version[0] >= 1:
             values = values.view()
             values.flags.writeable = False
+        else:  # DLPack 0.x (JAX's today) cannot say read-only: a copy, even if asked not to
+            values = np.array(values, copy=True)
         return values.__dlpack__(stream=stream, max_version=max_version,
-                                 dl_device=dl_device, copy=copy)
+                                 dl_device=dl_device)  # copied or shared above: as it is
 
     def __dlpack_device__(self):
         return np.asarray(self._value).__dlpack_device__()

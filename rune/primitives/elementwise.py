@@ -163,6 +163,42 @@ astype = linear("astype", _astype_impl, (_astype_jvp,),
 
 _LN2, _LN10 = float(np.log(2)), float(np.log(10))
 
+
+def _complex(real_part, imag_part, dtype):
+    """real + imag j from its parts: (inf) * 1j would be nan + inf j."""
+    out = np.empty(np.broadcast(real_part, imag_part).shape, dtype)
+    out.real, out.imag = real_part, imag_part
+    return out
+
+
+def expm1_impl(x, xp=np, complex_from=_complex):
+    """numpy's expm1, with the standard's values at complex zeros, infinities and NaNs.
+
+    numpy's complex expm1 is exp(a) cos(b) - 1 + i exp(a) sin(b) computed as is,
+    where inf * 0 and inf * cos(inf) make NaNs that the limits of exp(z) - 1 do
+    not have. On the real axis the result is expm1(a) + b j (+0 at -0). At
+    a = -inf it is -1 (exp vanishes); at a = +inf, inf cis(b) for finite b and
+    inf + NaN j otherwise. `xp` and `complex_from` are jax.numpy's for the JAX
+    backend's lowering (XLA's complex exp has no such limits either).
+    """
+    out = xp.expm1(x)
+    if out.dtype.kind != "c":
+        return out
+    a, b = xp.real(x), xp.imag(x)
+    on_axis, infinite = b == 0, xp.isinf(a)
+    if xp is np and not (on_axis.any() or infinite.any()):
+        return out  # the common case, at numpy's speed
+    with np.errstate(all="ignore"):
+        finite_b = xp.isfinite(b)
+        at_infinity = complex_from(
+            xp.where(a < 0, -1.0, xp.where(finite_b, a * xp.cos(b), a)),
+            xp.where(finite_b, xp.where(a < 0, xp.copysign(0.0, xp.sin(b)), a * xp.sin(b)),
+                     xp.where(a < 0, 0.0, xp.nan)),
+            out.dtype)
+        out = xp.where(infinite & ~on_axis, at_infinity, out)
+        return xp.where(on_axis, complex_from(xp.expm1(a) + 0.0, b, out.dtype), out)
+
+
 sin = elementwise("sin", np.sin, (lambda ans, x: cos(x),))
 cos = elementwise("cos", np.cos, (lambda ans, x: negative(sin(x)),))
 tan = elementwise("tan", np.tan, (lambda ans, x: 1 + ans * ans,))
@@ -177,7 +213,9 @@ arccosh = elementwise("arccosh", np.arccosh,
                       (lambda ans, x: reciprocal(sqrt(x - 1) * sqrt(x + 1)),))
 arctanh = elementwise("arctanh", np.arctanh, (lambda ans, x: reciprocal(1 - x * x),))
 exp = elementwise("exp", np.exp, (lambda ans, x: ans,))
-expm1 = elementwise("expm1", np.expm1, (lambda ans, x: ans + 1,))
+
+
+expm1 = elementwise("expm1", expm1_impl, (lambda ans, x: ans + 1,))
 log = elementwise("log", np.log, (lambda ans, x: reciprocal(x),))
 log1p = elementwise("log1p", np.log1p, (lambda ans, x: reciprocal(x + 1),))
 # The constants are Python floats: a numpy float64 would turn float32 into float64.
@@ -363,7 +401,21 @@ def _piecewise_constant(name, impl, arity=2, takes_params=False):
 floor = _piecewise_constant("floor", np.floor, 1)
 ceil = _piecewise_constant("ceil", np.ceil, 1)
 round_ = _piecewise_constant("round", np.round, takes_params=True)  # not to shadow round
-floor_divide = _piecewise_constant("floor_divide", np.floor_divide)
+
+
+def floor_divide_impl(x, y, xp=np):
+    """numpy's x // y, but floor(x / y) where x or y is infinite, as the standard
+    prefers: inf // 2 is inf and 1 // -inf is -0 (numpy's are NaN and -1, which
+    keep Python's x == (x // y) * y + x % y). `xp` is numpy, or jax.numpy for
+    the JAX backend's lowering."""
+    out = xp.floor_divide(x, y)
+    if out.dtype.kind != "f":
+        return out
+    with np.errstate(all="ignore"):
+        return xp.where(xp.isinf(x) | xp.isinf(y), xp.floor(xp.divide(x, y)), out)
+
+
+floor_divide = _piecewise_constant("floor_divide", floor_divide_impl)
 equal = _piecewise_constant("equal", np.equal)
 not_equal = _piecewise_constant("not_equal", np.not_equal)
 less = _piecewise_constant("less", np.less)
@@ -387,6 +439,10 @@ bitwise_xor = _piecewise_constant("bitwise_xor", np.bitwise_xor)
 invert = _piecewise_constant("invert", np.invert, 1)
 left_shift = _piecewise_constant("left_shift", np.left_shift)
 right_shift = _piecewise_constant("right_shift", np.right_shift)
+# The float after x towards y moves with x, one step from it: 1 in x, 0 in y
+# (a step of one unit in the last place is no change that a derivative sees).
+nextafter = elementwise("nextafter", np.nextafter,
+                        jvp_rules=(Scaled(lambda ans, x, y: 1), lambda t, ans, x, y: None))
 # C's fmod: x - trunc(x / y) * y, with the sign of x (mod has y's).
 fmod = elementwise("fmod", np.fmod, (lambda ans, x, y: 1,
                                      lambda ans, x, y: negative(trunc(x / y))))

@@ -17,6 +17,8 @@ and so are the derivatives.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..nx.creation import as_tensor
@@ -36,6 +38,7 @@ __all__ = [
     "betaln", "expit", "logit", "xlogy", "xlog1py", "logsumexp", "softmax", "log_softmax",
     "i0", "i1", "i0e", "i1e", "gammainc", "gammaincc", "betainc", "gammasgn", "rgamma",
     "multigammaln", "j0", "j1", "jn", "y0", "y1", "yn", "iv", "ive",
+    "ndtr", "log_ndtr", "ndtri", "entr",
 ]
 
 
@@ -252,6 +255,97 @@ def logit(p):
     p = _real(p, "rune.scipy.special.logit")
     with np.errstate(divide="ignore"):
         return _e.log(p) - _e.log1p(-p)
+
+
+_SQRT2 = math.sqrt(2.0)
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def ndtr(x):
+    """The standard normal distribution function Phi(x) = erfc(-x / sqrt 2) / 2
+    (stats.norm.cdf), keeping its relative digits far in the lower tail.
+
+    Args:
+      x: a real tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is complex (scipy's takes it, rune's does not), or not numeric.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.ndtr(nx.array([0.0, -10.0])))
+    float64 [2] [0.5, 7.619853024160593e-24]
+    """
+    return 0.5 * erfc(-_real_only(x, "rune.scipy.special.ndtr") / _SQRT2)
+
+
+def log_ndtr(x):
+    """log Phi(x), accurate in both tails: log(erfc(-x / sqrt 2) / 2), log1p of the
+    small upper tail for x > 0, and below -20 (where erfc underflows) the asymptotic
+    series -x^2/2 - log(-x) - log sqrt(2 pi) + log(1 - 1/x^2 + 3/x^4 - ...).
+
+    Args:
+      x: a real tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is complex (scipy's takes it, rune's does not), or not numeric.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.log_ndtr(nx.array([0.0, -40.0])))
+    float64 [2] [-0.6931471805599453, -804.6084420137538]
+    """
+    z = _real_only(x, "rune.scipy.special.log_ndtr")
+    far = _e.less(z, -20)
+    zf = _e.where(far, z, -20.0)  # each branch fed a harmless value where the other is taken
+    zn = _e.where(far, 0.0, z)
+    inv = 1 / (zf * zf)
+    series = 1 - inv + 3 * inv ** 2 - 15 * inv ** 3 + 105 * inv ** 4 - 945 * inv ** 5
+    tail = -0.5 * zf * zf - _e.log(-zf) - _LOG_SQRT_2PI + _e.log(series)
+    upper = _e.greater(zn, 0)  # there Phi is near 1: log1p of the small upper tail
+    zu, zl = _e.where(upper, zn, 0.0), _e.where(upper, 0.0, zn)
+    near = _e.where(upper, _e.log1p(-0.5 * erfc(zu / _SQRT2)),
+                    _e.log(0.5 * erfc(-zl / _SQRT2)))
+    return _e.where(far, tail, near)
+
+
+def ndtri(p):
+    """The inverse of ndtr (stats.norm.ppf): -sqrt(2) erfcinv(2p), where 2p is
+    exact (2p - 1 would round a small p's digits away); -inf at 0, inf at 1.
+
+    Args:
+      p: a real tensor, numpy array or number (probabilities).
+
+    Raises:
+      TypeError: p is complex, or not numeric.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.ndtri(nx.array([0.5, 0.975])))
+    float64 [2] [0, 1.959963984540054]
+    """
+    # 0 - ..., not -...: ndtri(0.5) is +0, as scipy's
+    return 0.0 - _SQRT2 * erfcinv(2 * _real(p, "rune.scipy.special.ndtri"))
+
+
+def entr(x):
+    """The entropy term -x log x: 0 at 0, -inf below 0 (where its derivative is 0).
+
+    Args:
+      x: a real tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is complex, or not numeric.
+
+    >>> from rune import nx
+    >>> from rune.scipy import special
+    >>> print(special.entr(nx.array([0.0, 0.5, -1.0])))
+    float64 [3] [0, 0.34657359027997264, -inf]
+    """
+    x = _real(x, "rune.scipy.special.entr", floats=True)
+    negative = _e.less(x, 0)
+    inside = _e.where(negative, 1.0, x)  # a harmless value where -inf is the answer
+    return _e.where(negative, -np.inf, 0.0 - xlogy(inside, inside))  # entr(0) = +0, as scipy's
 
 
 def _at_or_below(y, edge):

@@ -46,23 +46,6 @@ def _log_probability(p, q):
     return nx.where(small, _log(nx.where(small, p, 1.0)), _log1m(nx.where(small, 0.0, q)))
 
 
-def _log_ndtr(z):
-    """log Phi(z): log(erfc(-z / sqrt 2) / 2) (log1p(-erfc(z / sqrt 2) / 2) for z > 0),
-    or for z < -20 (where erfc underflows) the asymptotic series
-    -z^2/2 - log(-z) - log sqrt(2 pi) + log(1 - 1/z^2 + 3/z^4 - ...)."""
-    far = z < -20
-    zf = nx.where(far, z, -20.0)
-    zn = nx.where(far, 0.0, z)
-    inv = 1 / (zf * zf)
-    series = 1 - inv + 3 * inv ** 2 - 15 * inv ** 3 + 105 * inv ** 4 - 945 * inv ** 5
-    tail = -0.5 * zf * zf - nx.log(-zf) - _LOG_SQRT_2PI + nx.log(series)
-    upper = zn > 0  # there Phi is near 1: log1p of the small upper tail keeps its digits
-    zu, zl = nx.where(upper, zn, 0.0), nx.where(upper, 0.0, zn)
-    near = nx.where(upper, nx.log1p(-0.5 * _special.erfc(zu / _SQRT2)),
-                    nx.log(0.5 * _special.erfc(-zl / _SQRT2)))
-    return nx.where(far, tail, near)
-
-
 class norm:
     """The normal distribution N(loc, scale^2).
 
@@ -100,7 +83,7 @@ class norm:
         >>> print(stats.norm.cdf(0.0))
         float64 [] 0.5
         """
-        return 0.5 * _special.erfc(-_standardized(x, loc, scale) / _SQRT2)
+        return _special.ndtr(_standardized(x, loc, scale))
 
     @staticmethod
     def logcdf(x, loc=0.0, scale=1.0):
@@ -110,7 +93,7 @@ class norm:
         >>> print(stats.norm.logcdf(-40.0))
         float64 [] -804.6084420137538
         """
-        return _log_ndtr(_standardized(x, loc, scale))
+        return _special.log_ndtr(_standardized(x, loc, scale))
 
     @staticmethod
     def sf(x, loc=0.0, scale=1.0):
@@ -132,18 +115,18 @@ class norm:
         >>> print(stats.norm.logsf(40.0))
         float64 [] -804.6084420137538
         """
-        return _log_ndtr(-_standardized(x, loc, scale))
+        return _special.log_ndtr(-_standardized(x, loc, scale))
 
     @staticmethod
     def ppf(q, loc=0.0, scale=1.0):
-        """The quantile function, the inverse of cdf: loc - scale sqrt(2) erfcinv(2q)
-        (2q is exact, where 2q - 1 would round a small q's digits away).
+        """The quantile function, the inverse of cdf: loc + scale ndtri(q)
+        (= loc - scale sqrt(2) erfcinv(2q), where 2q is exact).
 
         >>> from rune.scipy import stats
         >>> print(stats.norm.ppf(0.5, loc=3.0))
         float64 [] 3
         """
-        return loc - scale * _SQRT2 * _special.erfcinv(2 * nx.asarray(q))
+        return loc + scale * _special.ndtri(q)
 
 
 def _t_lower(z, df):

@@ -160,3 +160,93 @@ def test_export_writes_over_an_existing_file_only_with_force(copy_fixture, capsy
     assert notebook_path.read_text() == "my notes\n"
     assert main(["export", str(page), "--to", "ipynb", "--force"]) == 0
     assert json.loads(notebook_path.read_text())["nbformat"] == 4
+
+
+STANDALONE_PAGE = """# Guide
+
+See [the start](../index.md#install), [a page](other.md) and [away](https://a.org/x.md),
+[a link over
+two lines](other.md#part).
+
+## A diagram
+
+```mermaid
+flowchart LR
+  a --> b
+```
+
+```python
+print("flowchart LR")
+```
+
+<!-- literate: out -->
+```mermaid
+flowchart LR
+```
+"""
+
+
+def standalone_notebook():
+    from rune.literate.export import Standalone
+
+    standalone = Standalone("https://example.org/site/", "guide/page.md", "pip install thing")
+    return notebook(parse_page(STANDALONE_PAGE, "guide/page.md"), standalone)
+
+
+def test_a_standalone_notebook_installs_first():
+    first = standalone_notebook()["cells"][0]
+    assert first["cell_type"] == "code" and "".join(first["source"]) == "%pip install thing"
+    assert first["metadata"] == {"tags": ["install"]}
+
+
+def test_a_standalone_notebook_links_to_the_site_not_to_markdown_files():
+    prose = "".join("".join(cell["source"]) for cell in standalone_notebook()["cells"]
+                    if cell["cell_type"] == "markdown")
+    assert "[the start](https://example.org/site/#install)" in prose
+    assert "[a page](https://example.org/site/guide/other/)" in prose
+    assert "[away](https://a.org/x.md)" in prose  # another site's link stays
+    assert "[a link over\ntwo lines](https://example.org/site/guide/other/#part)" in prose
+
+
+def test_a_standalone_notebook_links_diagrams_to_the_site_instead_of_their_source():
+    cells = standalone_notebook()["cells"]
+    prose = "".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
+    assert "```mermaid" not in prose and "a --> b" not in prose
+    link = "(https://example.org/site/guide/page/#a-diagram)"
+    assert prose.count(link) == 2  # the diagram in the prose, the one a block prints
+
+
+def test_a_standalone_script_says_what_to_install():
+    from rune.literate.export import Standalone
+
+    page = parse_page(STANDALONE_PAGE, "guide/page.md")
+    text = export_page(page, "py", Standalone("https://example.org/site/", "guide/page.md",
+                                              "pip install thing"))
+    assert text.startswith("# Needs: pip install thing\n")
+    assert "https://example.org/site/guide/other/" in text
+
+
+SKIP_IF_PAGE = """```python
+import sys
+```
+
+<!-- literate: skip if sys.maxsize {op} 0 because a reason -->
+```python
+print("ran")
+```
+
+```out
+ran
+```
+"""
+
+
+@pytest.mark.parametrize("op, printed", [("<", "ran\n"), (">", "")])
+def test_a_block_skipped_if_a_condition_holds_runs_where_it_does_not(tmp_path, op, printed):
+    page = parse_page(SKIP_IF_PAGE.format(op=op))
+    completed = run_script(export_page(page, "py"), tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == printed
+    [_, cell] = [cell for cell in notebook(page)["cells"] if cell["cell_type"] == "code"]
+    assert "".join(cell["source"]) == (
+        f"# The page skips this block if sys.maxsize {op} 0 (a reason).\nprint(\"ran\")")

@@ -105,13 +105,13 @@ def test_a_project_without_sybil_runs_pytest_as_before(tmp_path):
     assert "Error" not in result.stdout + result.stderr
 
 
-def test_opting_in_without_sybil_is_one_line_naming_the_extra(tmp_path):
+def test_opting_in_without_sybil_is_one_line_naming_what_to_install(tmp_path):
     project = make_project(tmp_path, "literate_paths = docs\n")
     result = run_pytest(project, blocked=["sybil"])
     assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout + result.stderr
     assert result.stderr.strip() == (
         "ERROR: rune.literate is turned on (its paths, docstring_paths or "
-        '--literate) but Sybil is not installed: pip install "rune-autodiff[literate]"'
+        '--literate) but Sybil is not installed: pip install "sybil>=9"'
     )
 
 

@@ -140,9 +140,9 @@ def test_ordinary_html_comments_hide_their_content():
         (f"# Title\n\n{F}python\nprint(1)\n", 3, "never closed"),
         ("~~~~python\nx\n~~~\n", 1, "never closed"),
         (
-            f"{F}python\nprint(1)\n{F}\n\nProse.\n\n{F}out\n1\n{F}\n",
-            7,
-            "does not follow a python block (it comes after text at line 5)",
+            f"{F}python\nprint(1)\n{F}\n\nProse, of a paragraph\nof two lines.\n\n{F}out\n1\n{F}\n",
+            8,
+            "does not follow a python block (it comes after text at line 6)",
         ),
         (f"{F}out\n1\n{F}\n", 1, "(it comes after the start of the page)"),
         (

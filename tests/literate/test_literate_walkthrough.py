@@ -96,7 +96,7 @@ def test_every_command_of_the_page_prints_what_the_page_says(tmp_path):
     # The site has the plugin's stylesheet and out blocks it styles, without directives.
     html = (tmp_path / "site" / "index.html").read_text()
     assert (tmp_path / "site" / "assets" / "rune-literate" / "literate.css").is_file()
-    assert html.count('class="language-out highlight"') == 6
+    assert html.count('class="language-out literate-out literate-wrap highlight"') == 6
     assert "<!-- literate" not in html
 
 

@@ -456,7 +456,7 @@ def matrix_power(a, n):
 
     Args:
       a: a square matrix (M, M), or a stack of them (..., M, M).
-      n: an integer (a Python int, a numpy integer, or anything with __index__).
+      n: an integer (a Python int, a numpy integer, or anything with `__index__`).
 
     Raises:
       TypeError: a is not numeric, or n is not an integer.

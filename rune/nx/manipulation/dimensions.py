@@ -21,7 +21,8 @@ __all__ = [
 
 
 def broadcast_arrays(*args):
-    """The arguments broadcast to their common shape, as a tuple.
+    """The arguments broadcast to their common shape, as a list (the standard's
+    2024.12 revision says a list; numpy 2 gives a tuple).
 
     Args:
       *args: tensors (or numbers, numpy arrays).
@@ -41,7 +42,7 @@ def broadcast_arrays(*args):
     except ValueError:
         raise ValueError(f"nx.broadcast_arrays: shapes {[tuple(x.shape) for x in xs]} do not "
                          f"broadcast together") from None
-    return tuple(broadcast_to(x, shape) for x in xs)
+    return [broadcast_to(x, shape) for x in xs]
 
 
 def expand_dims(x, axis):
@@ -53,8 +54,9 @@ def expand_dims(x, axis):
 
     Raises:
       TypeError: x is not numeric, or an axis is not an int.
-      ValueError: an axis out of range for the result's number of axes, or
-        repeated.
+      IndexError: an axis out of range for the result's number of axes, or
+        repeated: numpy's AxisError, an IndexError (as the standard asks) and a
+        ValueError.
 
     >>> from rune import nx
     >>> print(nx.expand_dims(nx.array([1.0, 2.0]), 1))
@@ -64,7 +66,10 @@ def expand_dims(x, axis):
     """
     x = as_tensor(x, "nx.expand_dims")
     count = len(axis) if isinstance(axis, (tuple, list)) else 1
-    axes = normalize_axes(axis, len(x.shape) + count, "nx.expand_dims")
+    try:
+        axes = normalize_axes(axis, len(x.shape) + count, "nx.expand_dims")
+    except ValueError as error:  # numpy's error here: both ValueError and IndexError
+        raise np.exceptions.AxisError(str(error)) from None
     sizes = iter(x.shape)
     return _reshape(x, tuple(1 if a in axes else next(sizes) for a in range(len(axes) + x.ndim)))
 

@@ -176,7 +176,9 @@ def reciprocal(x):
 def floor_divide(x, y):
     """x // y, elementwise: the floor of x / y.
 
-    Piecewise constant: its derivative is zero.
+    numpy's values, but where x or y is infinite floor(x / y), as the Array API
+    standard prefers: inf // 2 is inf and 1 // -inf is -0 (numpy gives NaN and
+    -1, pairing // with %). Piecewise constant: its derivative is zero.
 
     Args:
       x, y: real tensors, numpy arrays or numbers; they broadcast together.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...primitives import elementwise as _e
+from ..array_api import weak_operands
 from ..creation import as_tensor
 from ..tensor import call_broadcasting
 
@@ -98,6 +99,7 @@ conjugate = conj
 def _real_pair(fn, prim, x1, x2):
     """`prim(x1, x2)` of two real arguments broadcast together (TypeError naming
     `fn` for a complex one, ValueError for shapes that do not broadcast)."""
+    x1, x2 = weak_operands(fn, x1, x2)  # 1.5 beside float32 stays float32
     return call_broadcasting(fn, prim, real_tensor(x1, fn), real_tensor(x2, fn))
 
 

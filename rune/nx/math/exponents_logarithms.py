@@ -248,7 +248,7 @@ def logaddexp(x1, x2):
 
 
 def logaddexp2(x1, x2):
-    """log2(2**x1 + 2**x2), without overflow.
+    """`log2(2**x1 + 2**x2)`, without overflow.
 
     Args:
       x1, x2: real tensors, numpy arrays or numbers; they broadcast together.

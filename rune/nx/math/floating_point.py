@@ -7,6 +7,7 @@ with x1 (times the sign it takes); `signbit` is piecewise constant.
 from __future__ import annotations
 
 from ...primitives import elementwise as _e
+from ..array_api import weak_operands
 from ..creation import as_tensor
 from ..tensor import call_broadcasting
 from .arithmetic import _float, _real
@@ -28,8 +29,11 @@ def copysign(x1, x2):
     >>> print(nx.copysign(nx.array([1.0, -2.0, 3.0]), nx.array([-1.0, 1.0, -0.0])))
     float64 [3] [-1, 2, -3]
     """
+    x1, x2 = weak_operands("nx.copysign", x1, x2)  # 1.5 beside float32 stays float32
     x1, x2 = _real(x1, "nx.copysign"), _real(x2, "nx.copysign")
     x1 = _float(x1)
+    if x2.dtype.kind == "f" and x2.dtype.itemsize > x1.dtype.itemsize:  # numpy's promotion
+        x1 = _e.astype(x1, dtype=x2.dtype)
     size = _e.absolute(x1)
     return call_broadcasting("nx.copysign", lambda s, b: _e.where(_e.signbit(b), _e.negative(s),
                                                                    s), size, x2)

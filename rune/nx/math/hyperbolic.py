@@ -8,6 +8,7 @@ derivative rules are the primitives' in `rune/primitives/elementwise.py`.
 from __future__ import annotations
 
 from ...primitives import elementwise as _e
+from ..array_api import tanh_at_complex_infinities
 
 __all__ = [
     "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "acosh", "asinh", "atanh",
@@ -59,7 +60,8 @@ def tanh(x):
     >>> print(nx.tanh(nx.array([0.0, 1.0])))
     float64 [2] [0, 0.7615941559557649]
     """
-    return _e.tanh(x)
+    out = _e.tanh(x)  # and where x is a complex infinity, the standard's signs:
+    return tanh_at_complex_infinities(x, out) if out.dtype.kind == "c" else out
 
 
 def arcsinh(x):

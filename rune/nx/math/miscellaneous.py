@@ -37,7 +37,7 @@ __all__ = [
 
 def piecewise(x, condlist, funclist):
     """x's elements mapped by the function of the first true condition (numpy's
-    piecewise): where condlist[i], funclist[i](x); elsewhere 0, or the extra
+    piecewise): where `condlist[i]`, `funclist[i](x)`; elsewhere 0, or the extra
     last function's value if funclist has one more entry.
 
     Each function sees all of x (numpy passes only the selected elements),

@@ -467,6 +467,8 @@ def _cumulative(x, axis, dtype, include_initial, scan, start, fn):
         x = _shape.reshape(x, (1,))
     a = normalize_axis(axis, x.ndim, fn)
     out = scan(x, axis=a)
+    if dtype is not None and out.dtype != x.dtype:  # numpy's scan widens small integers
+        out = _astype(out, x.dtype, fn)
     if not include_initial:
         return out
     shape = tuple(x.shape)

@@ -140,7 +140,7 @@ _PI = 3.141592653589793
 
 
 def hypot(x1, x2):
-    """sqrt(x1**2 + x2**2) without overflow; derivative 0 at the origin.
+    """`sqrt(x1**2 + x2**2)` without overflow; derivative 0 at the origin.
 
     Args:
       x1, x2: real tensors, numpy arrays or numbers; they broadcast together.
