@@ -32,7 +32,6 @@ in eager code. Branching on one (`if lr > 0`) raises; make it static.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import inspect
 import threading
 from collections import OrderedDict
@@ -43,6 +42,7 @@ from . import ptree
 from .arguments import flatten_tensors
 from .core import Tracer, new_trace
 from .graph import Graph, GraphTrace, WeakVar
+from . import lower
 from .lower import fused
 from .lower.replay import compile_graph
 from .nx.tensor import Tensor
@@ -158,8 +158,8 @@ class Jitted:
             outs = [o if isinstance(o, Tensor) else Tensor(o)
                     for o in entry.live.evaluate(*leaves)]
         else:
-            run = entry.run or entry.compile(_function_name(self), self.fuse)
-            outs = [_tensor(v) for v in run(*values)]
+            run = entry.run or entry.compile(function_name(self), self.fuse)
+            outs = [result_tensor(v) for v in run(*values)]
         structure = entry.out_structure
         return outs[0] if structure.kind is None else ptree.unflatten(structure, outs)
 
@@ -172,7 +172,7 @@ class Jitted:
         """The Python source of the code that runs for these arguments."""
         entry = self._entry(args, kwargs)[0]
         if entry.source is None:
-            entry.compile(_function_name(self), self.fuse)
+            entry.compile(function_name(self), self.fuse)
         return entry.source
 
     def cache_clear(self):
@@ -291,7 +291,8 @@ class Jitted:
         return _Entry(graph, out_structure, not _captures_tracers(graph, trace))
 
 
-def _tensor(value):
+def result_tensor(value):
+    """A result of a compiled program (a numpy array) as a Tensor, unchecked."""
     out = _new(Tensor)
     out._value = value
     return out
@@ -307,7 +308,8 @@ def _captures_tracers(graph, trace) -> bool:
     return any(isinstance(o, Tracer) and o._trace is not trace for o in graph.outputs)
 
 
-def _function_name(jitted) -> str:
+def function_name(jitted) -> str:
+    """The name a compiled program of `jitted` takes: its function's, if an identifier."""
     name = getattr(jitted.f, "__name__", "")
     return name if name.isidentifier() else "traced"
 
@@ -437,20 +439,14 @@ def jit(f, static_argnums=(), fuse=None, backend="numpy", jax_arrays=None):
     """
     if jax_arrays is not None and not isinstance(jax_arrays, bool):
         raise TypeError(f"rune.jit: jax_arrays must be None, True or False, got {jax_arrays!r}")
-    if backend == "jax":
-        return _jax_backend().JaxJitted(f, static_argnums, jax_arrays)
+    if backend in lower.BACKENDS:
+        return lower.jitted_class(backend)(f, static_argnums, jax_arrays)
     if backend != "numpy":
-        raise ValueError(f"rune.jit: backend must be 'numpy' or 'jax', got {backend!r}")
+        names = " or ".join(repr(name) for name in ("numpy", *lower.BACKENDS))
+        raise ValueError(f"rune.jit: backend must be {names}, got {backend!r}")
     if jax_arrays:
         raise ValueError('rune.jit: jax_arrays=True needs backend="jax"')
     return Jitted(f, static_argnums, fuse=fuse)
-
-
-def _jax_backend():
-    if importlib.util.find_spec("jax") is None:
-        raise ImportError('rune.jit(backend="jax") needs JAX: pip install "rune-autodiff[jax]"')
-    from .lower import jax as lowering
-    return lowering
 
 
 def make_graph(f, static_argnums=(), fuse=False):

@@ -45,7 +45,7 @@ from rune.literate import parse_page
 from rune.literate.export import FORMATS, Standalone, export_page
 
 MARKER = "<!-- api: rune.nx by family -->"
-_STAR_IMPORT = re.compile(r"^from \.(\w+) import \*", re.MULTILINE)
+_STAR_IMPORT = re.compile(r"^from \.([\w.]+) import \*", re.MULTILINE)
 # A code span that starts with a dotted name in rune, not already a link's
 # text: `rune.grad` or `rune.jit(f)` (linked to rune.jit).
 _RUNE_SPAN = re.compile(r"(?<![`\[])`(?P<name>rune(?:\.[A-Za-z_]\w*)+)(?P<rest>\([^`]*)?`(?![`\]])")

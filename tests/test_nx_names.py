@@ -530,8 +530,16 @@ def test_errors_name_the_function_and_the_problem(call, error, message):
 
 def test_every_name_of_the_new_families_is_in_the_tables():
     # A name added to one of these families later must join CASES or CONSTANTS.
-    from rune.nx import aliases, building, calculus, elementwise, sorting, statistics
-    families = (aliases, building, calculus, elementwise, sorting, statistics)
+    # Since issue 30 they are spread over numpy's families: the first four by their old
+    # module names (rune/nx/_moved.py), the old sorting and statistics by their names.
+    from rune.nx import aliases, building, calculus, elementwise
+    families = (aliases, building, calculus, elementwise)
     names = {name for family in families for name in family.__all__}
+    names |= set((
+        "sort argsort partition argpartition take_along_axis searchsorted lexsort nonzero "
+        "argwhere flatnonzero unique unique_values unique_counts unique_inverse unique_all "
+        "isin digitize quantile percentile median ptp cov corrcoef count_nonzero bincount "
+        "histogram"
+    ).split())
     tested = {case.name.split()[0] for case in CASES} | {name for name, _, _ in CONSTANTS}
     assert names - tested == set()

@@ -175,7 +175,7 @@ def test_matrix_power_of_integers_stays_integer_until_inverted():
 @pytest.mark.parametrize("count", [3, 4, 5, 7])
 def test_multi_dot_chooses_numpys_order(count):
     from numpy.linalg._linalg import _multi_dot_matrix_chain_order
-    from rune.nx.solvers import _chain_order
+    from rune.nx.linalg.products import _chain_order
 
     for _ in range(20):
         sizes = list(RNG.integers(1, 30, count + 1))

@@ -74,9 +74,9 @@ class _PageJob:
     def run(self) -> bool:
         """Run the page's requested blocks and its teardown; whether this worker
         may run another page."""
-        from .docstrings import parse_source
-        from .page import Prelude
-        from .runner import PageRunner
+        from .docstrings import parse_source  # here: after main's coverage set-up, so measured
+        from .page import Prelude  # here: after main's coverage set-up, so measured
+        from .runner import PageRunner  # here: after main's coverage set-up, so measured
 
         baseline = _Baseline(self.handlers)
         sys.path[:] = self.job["sys_path"]

@@ -38,7 +38,7 @@ from jax import lax
 from .. import ptree
 from ..core import active_traces
 from ..graph import WeakVar
-from ..jit import Jitted, _function_name, _tensor
+from ..jit import Jitted, function_name, result_tensor
 from ..nx.tensor import Tensor
 from ..primitives.elementwise import expm1_impl, floor_divide_impl
 from ..primitives.indexing import numpy_index
@@ -510,7 +510,7 @@ class JaxJitted(Jitted):
                 keep = self.jax_arrays is not False  # the arguments are JAX arrays
                 if type(outs) is _Outputs:
                     return self._results(outs, keep)
-                return outs if keep else _tensor(np.asarray(outs))
+                return outs if keep else result_tensor(np.asarray(outs))
         entry, leaves, values = self._entry(args, kwargs)
         if values is None or not entry.cacheable:  # under an enclosing transformation
             return super().__call__(*args, **kwargs)
@@ -522,7 +522,7 @@ class JaxJitted(Jitted):
             keep = any(isinstance(leaf, jax.Array) for leaf in leaves)
         if type(outs) is _Outputs:
             return self._results(outs, keep)
-        return outs if keep else _tensor(np.asarray(outs))
+        return outs if keep else result_tensor(np.asarray(outs))
 
     @staticmethod
     def _results(program_outputs, keep):
@@ -532,7 +532,7 @@ class JaxJitted(Jitted):
         if program_outputs.code is not None:
             checks.raise_if_failed(program_outputs.code, program_outputs.errors)
         if not keep:
-            outs = [_tensor(np.asarray(o)) for o in outs]
+            outs = [result_tensor(np.asarray(o)) for o in outs]
         return outs[0] if structure.kind is None else ptree.unflatten(structure, outs)
 
     def _lower_traced(self, *args):
@@ -559,7 +559,7 @@ class JaxJitted(Jitted):
 
     def _compile(self, entry):
         lowered = _program(entry.graph, entry.out_structure)
-        lowered.__name__ = _function_name(self)  # names the StableHLO module
+        lowered.__name__ = function_name(self)  # names the StableHLO module
         entry.run = jax.jit(lowered)
         return entry.run
 

@@ -52,7 +52,7 @@ def namespace_for(api_version):
     if api_version is not None and api_version not in SUPPORTED_VERSIONS:
         raise ValueError(f"Tensor.__array_namespace__: api_version must be None or one of "
                          f"{', '.join(SUPPORTED_VERSIONS)}, got {api_version!r}")
-    from .. import nx
+    from .. import nx  # lazy: rune.nx imports this module
 
     return nx
 

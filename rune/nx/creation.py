@@ -1,9 +1,19 @@
-"""Creating tensors: from data, and filled ones.
+"""Array creation: from shape or value, from existing data, numerical ranges, building matrices.
 
-Every function here makes a constant: its result does not depend on any
-traced value, so it has no derivative, and it works under every
+numpy's "Array creation routines": `zeros`, `ones`, `full`, `empty`, `eye`,
+`identity` and their `_like` forms; `array`, `asarray`, `astype`, `copy`;
+`arange`, `linspace`, `logspace`, `geomspace`, `meshgrid`; `diag`,
+`diagflat`, `tri`, `tril`, `triu`.
+
+Those that build from numbers make a constant: the result does not depend on
+any traced value, so it has no derivative, and it works under every
 transformation (`zeros_like(x)` needs only x's shape and dtype, which a
 traced x has). Dtype arguments are checked by `nx.dtypes.as_dtype`.
+`empty` and `empty_like` give zeros: a tensor never changes, so there is
+nothing to fill in later. Those that build from tensors (`meshgrid`, `diag`,
+`diagflat`, `tril`, `triu`, `copy`) are compositions of shape and indexing
+operations, differentiable in the tensors they place; they import those
+families when called, as the families import this one.
 
 Each also takes the Array API standard's keyword `device=`: None or "cpu",
 rune's one device (anything else is a ValueError); `nx.array` and
@@ -16,14 +26,18 @@ import operator
 
 import numpy as np
 
+from ..primitives import elementwise as _e
 from ..primitives import elementwise as _elementwise
+from ..primitives import indexing as _ix
 from .dtypes import as_dtype, float64
 from .tensor import Tensor, TracedValueError
 
 __all__ = [
     "array", "asarray", "create", "zeros", "ones", "full", "zeros_like", "ones_like",
-    "full_like", "arange", "linspace", "eye",
+    "full_like", "arange", "linspace", "eye", "meshgrid", "tri", "identity", "empty",
+    "empty_like", "logspace", "geomspace", "copy", "astype", "diag", "diagflat", "tril", "triu",
 ]
+
 
 _NUMERIC = frozenset("biufc")
 
@@ -408,9 +422,6 @@ def eye(N, M=None, k=0, dtype=float64, *, device=None) -> Tensor:  # noqa: N803 
     return Tensor(np.eye(n, m, k, dtype=as_dtype(dtype or float64, "nx.eye")))
 
 
-# ------------------------------------------------------------------ helpers
-
-
 def check_device(device, fn: str):
     """The standard's `device=`: None or "cpu", the one device (or a tensor's `.device`)."""
     if device is not None and device != "cpu":
@@ -474,7 +485,7 @@ def _tensor_of(obj, dtype, fn, copy=False) -> Tensor:
 
 
 def _stacked(obj, dtype, fn) -> Tensor:
-    from .shapes import stack  # rune.nx.shapes imports this module
+    from .manipulation import stack  # lazy: manipulation imports creation
 
     if isinstance(obj, (list, tuple)):
         _check_not_ragged(obj, fn)
@@ -576,3 +587,341 @@ def _shape_arg(shape, fn) -> tuple:
     if any(n < 0 for n in dims):
         raise ValueError(f"{fn}: shape {list(dims)} has a negative size")
     return dims
+
+
+def meshgrid(*xi, indexing="xy", sparse=False, copy=True):
+    """Coordinate tensors from coordinate vectors, as numpy's meshgrid, in a list
+    (the standard's 2024.12 revision says a list; numpy 2 gives a tuple).
+
+    Args:
+      *xi: 1-d tensors (others are flattened), one per dimension.
+      indexing: "xy" (the first two axes swapped, as for images and plots) or "ij".
+      sparse: keep size-1 axes instead of broadcasting (shapes then broadcast).
+      copy: accepted for numpy's signature (tensors never share changes).
+
+    Raises:
+      TypeError: an argument is not numeric.
+      ValueError: indexing is neither "xy" nor "ij".
+
+    >>> from rune import nx
+    >>> x, y = nx.meshgrid(nx.array([1.0, 2.0, 3.0]), nx.array([0.0, 1.0]))
+    >>> print(x.shape, y)
+    (2, 3) float64 [2, 3]
+    [[0, 0, 0],
+     [1, 1, 1]]
+    """
+    from .manipulation.dimensions import broadcast_arrays  # lazy: manipulation imports creation
+    from .manipulation.shape import reshape  # lazy: manipulation imports creation
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"nx.meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    xs = [as_tensor(x, "nx.meshgrid") for x in xi]
+    xs = [reshape(x, (x.size,)) for x in xs]
+    n = len(xs)
+    out = []
+    for i, x in enumerate(xs):
+        shape = [1] * n
+        shape[i] = x.size
+        if indexing == "xy" and n > 1 and i < 2:
+            shape[0], shape[1] = shape[1], shape[0]
+        out.append(reshape(x, tuple(shape)))
+    return broadcast_arrays(*out) if not sparse else out
+
+
+def tri(N, M=None, k=0, dtype=float64):  # noqa: N803  (numpy's names)
+    """The N x M matrix with ones at and below diagonal k, zeros above.
+
+    Args:
+      N: the number of rows.
+      M: the number of columns (default N).
+      k: the diagonal: above the main one if positive, below if negative.
+      dtype: the element type; default float64.
+
+    Raises:
+      TypeError: sizes or k not ints, or an unknown dtype.
+      ValueError: a negative size.
+
+    >>> from rune import nx
+    >>> print(nx.tri(2, 3, dtype=nx.int32))
+    int32 [2, 3]
+    [[1, 0, 0],
+     [1, 1, 0]]
+    """
+    n = _size_arg(N, "nx.tri", "N")
+    m = n if M is None else _size_arg(M, "nx.tri", "M")
+    return Tensor(np.tri(n, m, _int(k, "nx.tri", "k"), dtype=as_dtype(dtype, "nx.tri")))
+
+
+def _int(k, fn, name):
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"{fn}: {name} must be an int, got {k!r}")
+    return int(k)
+
+
+def identity(n, dtype=None):
+    """The n x n identity matrix (`nx.eye(n)`).
+
+    Args:
+      n: the size.
+      dtype: the element type; default float64.
+
+    Raises:
+      TypeError: n not an int, or an unknown dtype.
+      ValueError: a negative size.
+
+    >>> from rune import nx
+    >>> print(nx.identity(2, dtype=nx.int32))
+    int32 [2, 2]
+    [[1, 0],
+     [0, 1]]
+    """
+    return eye(n, dtype=float64 if dtype is None else dtype)
+
+
+def empty(shape, dtype=float64, *, device=None):
+    """Zeros: numpy's empty leaves memory to be filled in, and a tensor never changes.
+
+    Args:
+      shape: an int or a sequence of ints.
+      dtype: the element type; default float64.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
+
+    Raises:
+      TypeError: an unknown dtype, or a shape that is not ints.
+      ValueError: a negative size.
+
+    >>> from rune import nx
+    >>> print(nx.empty(2))
+    float64 [2] [0, 0]
+    """
+    check_device(device, "nx.empty")
+    return zeros(shape, dtype)
+
+
+def empty_like(prototype, dtype=None, *, device=None):
+    """Zeros of the prototype's shape and dtype (or `dtype`), as `empty`.
+
+    Args:
+      prototype: a tensor (traced or not), numpy array or number.
+      dtype: the element type; default the prototype's.
+      device: None or "cpu" (the Array API standard's keyword; rune has one
+        device, and any other raises ValueError).
+
+    Raises:
+      TypeError: an unknown dtype, or prototype is not numeric.
+
+    >>> from rune import nx
+    >>> print(nx.empty_like(nx.array([1, 2])))
+    int64 [2] [0, 0]
+    """
+    check_device(device, "nx.empty_like")
+    return zeros_like(prototype, dtype)
+
+
+def _spaced(np_fn, fn, start, stop, num, endpoint, dtype, **extra):
+    num = _size_arg(num, fn, "num")
+    dtype = None if dtype is None else as_dtype(dtype, fn)
+    for name, value in (("start", start), ("stop", stop)):
+        if isinstance(value, Tensor) or not np.isscalar(value):
+            raise TypeError(f"{fn}: {name} must be a number, got {value!r}")
+    return Tensor(np_fn(start, stop, num, endpoint=endpoint, dtype=dtype, **extra))
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None):
+    """`num` numbers from `base**start` to `base**stop`, evenly spaced in the exponent.
+
+    Args:
+      start, stop: the first and last exponents (numbers).
+      num: how many.
+      endpoint: include `base**stop`.
+      base: the base of the exponents.
+      dtype: the element type; default float64.
+
+    Raises:
+      TypeError: bounds that are not numbers, num not an int, or an unknown dtype.
+      ValueError: a negative num.
+
+    >>> from rune import nx
+    >>> print(nx.logspace(0, 3, 4))
+    float64 [4] [1, 10, 100, 1000]
+    """
+    return _spaced(np.logspace, "nx.logspace", start, stop, num, endpoint, dtype, base=base)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None):
+    """`num` numbers from start to stop, evenly spaced on a log scale.
+
+    Args:
+      start, stop: the first and last values (nonzero numbers).
+      num: how many.
+      endpoint: include stop.
+      dtype: the element type; default float64.
+
+    Raises:
+      TypeError: bounds that are not numbers, num not an int, or an unknown dtype.
+      ValueError: a negative num, or a bound that is 0.
+
+    >>> from rune import nx
+    >>> print(nx.geomspace(1, 1000, 4))
+    float64 [4] [1, 10, 100, 1000]
+    """
+    if start == 0 or stop == 0:
+        raise ValueError("nx.geomspace: start and stop must be nonzero")
+    return _spaced(np.geomspace, "nx.geomspace", start, stop, num, endpoint, dtype)
+
+
+def copy(a):
+    """A tensor with a's values. Tensors never change, so this is a itself under
+    transformations; eagerly, the values are copied (numpy's copy).
+
+    Args:
+      a: a tensor (or numpy array, number, nested lists).
+
+    Raises:
+      TypeError: a is not numeric.
+
+    >>> from rune import nx
+    >>> print(nx.copy(nx.array([1.0, 2.0])))
+    float64 [2] [1, 2]
+    """
+    a = as_tensor(a, "nx.copy")
+    return Tensor(np.array(a._value, copy=True)) if type(a) is Tensor else a
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    """x converted to `dtype` (x itself if it has that dtype already).
+
+    Complex to real keeps the real part; float to int truncates toward zero.
+    Derivatives flow between float and complex dtypes; an integer or bool
+    result has none.
+
+    Args:
+      x: a tensor, numpy array or number.
+      dtype: the new element type (nx.float32, its name 'float32', or a
+        Python type such as float).
+      copy: the Array API's keyword, without effect: a tensor never changes, so
+        x itself serves as its copy.
+      device: None or "cpu" (the Array API's keyword; any other raises ValueError).
+
+    Raises:
+      TypeError: an unknown dtype, or x is not numeric.
+      ValueError: a device other than "cpu".
+
+    >>> from rune import nx
+    >>> print(nx.astype(nx.array([1.7, -1.7]), nx.int32))
+    int32 [2] [1, -1]
+    """
+    check_device(device, "nx.astype")
+    dtype = as_dtype(dtype, "nx.astype")
+    x = as_tensor(x, "nx.astype")  # None and strings raise, not become nan and floats
+    return x if x.dtype == dtype else _e.astype(x, dtype=dtype)
+
+
+def diag(v, k=0):
+    """For a vector, the square matrix with v on its k-th diagonal (zeros elsewhere);
+    for a matrix, its k-th diagonal.
+
+    Args:
+      v: a 1-d or 2-d tensor.
+      k: an int: 0 the main diagonal, k > 0 above it, k < 0 below.
+
+    Raises:
+      ValueError: v is not 1-d or 2-d.
+
+    >>> from rune import nx
+    >>> print(nx.diag(nx.array([1.0, 2.0]), 1))
+    float64 [3, 3]
+    [[0, 1, 0],
+     [0, 0, 2],
+     [0, 0, 0]]
+    """
+    from .indexing import diagonal  # lazy: indexing imports creation
+    fn = "nx.diag"
+    v = as_tensor(v, fn)
+    k = operator.index(k)
+    if v.ndim == 2:
+        return diagonal(v, k)
+    if v.ndim != 1:
+        raise ValueError(f"{fn}: v must be 1-d or 2-d, got {v.ndim} axes")
+    # One scatter of v into zeros (the transpose of nx.diagonal's gather, so both
+    # directions differentiate through each other): numpy's own cost. Building the
+    # matrix from shifted copies and pads instead cost 10-20x numpy's at n = 1000.
+    m = v.shape[0]
+    steps = np.arange(m)
+    rows, cols = (steps, steps + k) if k >= 0 else (steps - k, steps)
+    return _ix.scatter_add(v, Tensor(rows), Tensor(cols), shape=(m + abs(k),) * 2)
+
+
+def diagflat(v, k=0):
+    """The matrix with v, flattened, on its k-th diagonal.
+
+    Args:
+      v: a tensor of any shape.
+      k: an int diagonal offset.
+
+    Raises:
+      TypeError: v is not numeric.
+
+    >>> from rune import nx
+    >>> print(nx.diagflat(nx.array([[1.0, 2.0]])))
+    float64 [2, 2]
+    [[1, 0],
+     [0, 2]]
+    """
+    from .manipulation.shape import ravel  # lazy: manipulation imports creation
+    return diag(ravel(as_tensor(v, "nx.diagflat")), k)
+
+
+def _triangle(x, k, fn, lower):
+    from .indexing import where  # lazy: indexing imports creation
+    x = as_tensor(x, fn)
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
+        raise TypeError(f"{fn}: k must be an int, got {k!r}")
+    if not x.shape:
+        raise ValueError(f"{fn}: the tensor is 0-d; it needs at least 1 axis")
+    rows, cols = (x.shape[-2:] if len(x.shape) >= 2 else (x.shape[-1], x.shape[-1]))
+    below = np.tri(rows, cols, k if lower else k - 1, dtype=bool)
+    return where(below if lower else ~below, x, np.zeros((), x.dtype))
+
+
+def tril(x, k=0):
+    """x with the elements above the k-th diagonal zeroed (over the last two axes).
+
+    A 1-d x is read as a row repeated into a square matrix, as in numpy.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      k: the diagonal, an int: 0 the main one, above it if positive, below
+        if negative.
+
+    Raises:
+      TypeError: x is not numeric, or k is not an int.
+      ValueError: x is 0-d.
+
+    >>> from rune import nx
+    >>> print(nx.tril(nx.array([[1.0, 2.0], [3.0, 4.0]])))
+    float64 [2, 2]
+    [[1, 0],
+     [3, 4]]
+    """
+    return _triangle(x, k, "nx.tril", lower=True)
+
+
+def triu(x, k=0):
+    """x with the elements below the k-th diagonal zeroed (over the last two axes).
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      k: the diagonal, an int (see `nx.tril`).
+
+    Raises:
+      TypeError: x is not numeric, or k is not an int.
+      ValueError: x is 0-d.
+
+    >>> from rune import nx
+    >>> print(nx.triu(nx.array([[1.0, 2.0], [3.0, 4.0]]), k=1))
+    float64 [2, 2]
+    [[0, 2],
+     [0, 0]]
+    """
+    return _triangle(x, k, "nx.triu", lower=False)

@@ -21,8 +21,7 @@ from ..primitives import indexing as _ix
 from ..primitives import shape as _s
 from .creation import as_tensor, check_device
 from .dtypes import as_dtype
-from .reductions import normalize_axis
-from .tensor import Tensor
+from .tensor import Tensor, normalize_axis
 
 __all__ = [
     "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",

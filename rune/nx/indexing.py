@@ -1,4 +1,12 @@
-"""Indexing: `x[index]` (`nx.getitem`), `take`, `diagonal`, `trace`.
+"""Indexing routines: `x[index]` (`nx.getitem`), take, diagonal, where, choose, `x.at[...]`.
+
+numpy's "Indexing routines": generating index arrays (`where`, `indices`,
+`tril_indices`, `triu_indices`), indexing-like operations (`take`,
+`take_along_axis`, `choose`, `compress`, `diagonal`, `select`) and
+inserting data into arrays (`put_along_axis`, and `x.at[index].set(v)`,
+JAX's functional form of `x[index] = v`). `nonzero`, `argwhere` and
+`flatnonzero` are with searching (`rune/nx/sorting.py`), `r_` and `c_` with
+joining (`rune/nx/manipulation.py`).
 
 numpy's semantics. A basic index (ints, slices, None, `...`) becomes one
 `slice` primitive whose params hold the index in canonical form. An index
@@ -13,18 +21,236 @@ code works under jit and vmap. A boolean mask is turned into integer arrays
 by `nonzero`, which needs its values: that works eagerly and under
 differentiation, and raises TracedValueError under jit and vmap (the
 result's shape would depend on the values).
+
+
+Tensors never change, so `x.at[index].set(v)` returns a new tensor: x with
+v written at `index` (numpy's `x[index] = v` on a copy). `add`, `multiply`,
+`divide`, `min` and `max` combine v with what is there; `get` reads it.
+Indices are numpy's (see `nx.getitem`). With integer arrays, repeated
+places accumulate: `add` sums every value written to one place, `multiply`
+multiplies them, `min` and `max` take the extremum; `set` keeps the last,
+as numpy does. At ties `min` and `max` split the derivative evenly, first
+between x and the extremum of the values, then among the tied values.
+
+`x.at[index]`'s updates: two ways, one per kind of index (primitives/updates.py has the
+primitives). A basic index (ints, slices, None, `...`) never names a place
+twice: the update is `set_slice(x, combine(x[index], v))`, one copy of x.
+An index with integer arrays (or a boolean mask, made arrays) is turned
+into the flat positions it reaches, by indexing a tensor of positions with
+it; `set_at` and `add_at` write or add v there, and `multiply`, `min` and
+`max` combine x with `scatter_mul`, `scatter_min` or `scatter_max` of v.
+All are differentiable in x and in v, in either mode and at any order,
+batch under vmap (with batched indices too) and trace under jit (integer
+index arrays may be traced; a mask may not).
+
+
+`where`, `maximum`-like selections pass the derivative of the argument they
+select.
 """
+
+from __future__ import annotations
+
+import math
 
 import numpy as np
 
+from ..primitives import elementwise as _e
 from ..primitives import indexing as _ix
-from ..primitives import reduce as _r
 from ..primitives import shape as _s
-from .creation import as_tensor
-from .reductions import normalize_axis
-from .tensor import Tensor, TracedValueError
+from ..primitives import sorting as _st
+from ..primitives import updates as _u
+from .creation import _int, _shape_arg, _size_arg, as_tensor
+from .dtypes import as_dtype
+from .logic import _call
+from .tensor import normalize_axis, Tensor, TracedValueError
 
-__all__ = ["getitem", "take", "diagonal", "trace"]
+__all__ = [
+    "choose", "compress", "tril_indices", "triu_indices", "indices", "where", "getitem", "take",
+    "diagonal", "select", "put_along_axis", "take_along_axis",
+]
+
+
+def choose(a, choices, mode="raise"):
+    """Elements picked from `choices` by the indices in a: `out[i] = choices[a[i]][i]`,
+    everything broadcast together (numpy's choose). Differentiable in the choices.
+
+    Args:
+      a: an integer tensor of indices into choices.
+      choices: a sequence of tensors (or a tensor whose first axis indexes them).
+      mode: "raise" (indices out of range raise), "wrap" or "clip".
+
+    Raises:
+      TypeError: a is not integers, or a choice is not numeric.
+      ValueError: an index out of range (mode "raise"), an unknown mode, or
+        shapes that do not broadcast.
+
+    >>> from rune import nx
+    >>> print(nx.choose(nx.array([0, 1, 0]), [nx.array([1.0, 2.0, 3.0]), nx.array(-1.0)]))
+    float64 [3] [1, -1, 3]
+    """
+    from .manipulation.dimensions import broadcast_arrays  # lazy: manipulation imports indexing
+    from .manipulation.shape import reshape  # lazy: manipulation imports indexing
+    fn = "nx.choose"
+    a = as_tensor(a, fn)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{fn}: a must hold integers, got {a.dtype}")
+    if isinstance(choices, Tensor):
+        choices = [choices[i] for i in range(choices.shape[0])]
+    n = len(choices)
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"{fn}: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    if mode == "wrap":
+        a = _e.mod(a, n)
+    elif mode == "clip":
+        a = _e.minimum(_e.maximum(a, 0), n - 1)
+    else:
+        known = _values(a)
+        if known is not None and known.size and (known.min() < 0 or known.max() >= n):
+            raise ValueError(f"{fn}: index {known[(known < 0) | (known >= n)].flat[0]} is out "
+                             f"of range for {n} choices")
+    parts = broadcast_arrays(a, *choices)
+    stacked = _s.concatenate(*[reshape(c, (1,) + tuple(c.shape)) for c in parts[1:]], axis=0)
+    index = reshape(parts[0], (1,) + tuple(parts[0].shape))
+    return reshape(_st.take_along_axis(stacked, index, 0), tuple(parts[0].shape))
+
+
+def _values(t):
+    try:
+        return np.asarray(t._concrete("nx.choose", lossless=True))
+    except TracedValueError:
+        return None
+
+
+def compress(condition, a, axis=None):
+    """The slices of a along `axis` (of the flattened a if None) where condition
+    is true; condition may be shorter than the axis (numpy's compress).
+
+    Args:
+      condition: a 1-d bool tensor; its values are read (eager and under
+        differentiation, not under jit or vmap).
+      a: a tensor (or numpy array, nested lists).
+      axis: an int, or None.
+
+    Raises:
+      TypeError: an argument is not numeric.
+      ValueError: condition longer than the axis, or not 1-d.
+      rune.TracedValueError: a traced condition.
+
+    >>> from rune import nx
+    >>> print(nx.compress([True, False, True], nx.array([1.0, 2.0, 3.0, 4.0])))
+    float64 [2] [1, 3]
+    """
+    fn = "nx.compress"
+    a = as_tensor(a, fn)
+    condition = as_tensor(condition, fn)
+    if condition.ndim != 1:
+        raise ValueError(f"{fn}: condition must be 1-d, got shape {condition.shape}")
+    mask = np.asarray(condition._concrete(f"{fn}: condition", lossless=True)).astype(bool)
+    n = a.size if axis is None else a.shape[axis]
+    if mask.size > n:
+        raise ValueError(f"{fn}: condition has {mask.size} entries; the axis has {n}")
+    return take(a, np.flatnonzero(mask), axis=axis)
+
+
+def tril_indices(n, k=0, m=None):
+    """The (rows, columns) indices of the lower triangle of an n x m matrix.
+
+    Args:
+      n: the number of rows.
+      k: the diagonal bounding the triangle (0: the main one).
+      m: the number of columns (default n).
+
+    Raises:
+      TypeError: sizes or k not ints.
+      ValueError: a negative size.
+
+    >>> from rune import nx
+    >>> print(*nx.tril_indices(2))
+    int64 [3] [0, 1, 1] int64 [3] [0, 0, 1]
+    """
+    return _triangle_indices(np.tril_indices, "nx.tril_indices", n, k, m)
+
+
+def triu_indices(n, k=0, m=None):
+    """The (rows, columns) indices of the upper triangle of an n x m matrix.
+
+    Args:
+      n: the number of rows.
+      k: the diagonal bounding the triangle (0: the main one).
+      m: the number of columns (default n).
+
+    Raises:
+      TypeError: sizes or k not ints.
+      ValueError: a negative size.
+
+    >>> from rune import nx
+    >>> print(*nx.triu_indices(2))
+    int64 [3] [0, 0, 1] int64 [3] [0, 1, 1]
+    """
+    return _triangle_indices(np.triu_indices, "nx.triu_indices", n, k, m)
+
+
+def _triangle_indices(np_fn, fn, n, k, m):
+    n = _size_arg(n, fn, "n")
+    m = n if m is None else _size_arg(m, fn, "m")
+    return tuple(Tensor(i) for i in np_fn(n, _int(k, fn, "k"), m))
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    """A grid of indices: for each axis, a tensor holding each element's index along it.
+
+    Args:
+      dimensions: the grid's shape (a sequence of ints).
+      dtype: the element type; default int64.
+      sparse: one tensor per axis with size-1 axes elsewhere (they broadcast),
+        instead of one stacked tensor.
+
+    Raises:
+      TypeError: dimensions not ints, or an unknown dtype.
+      ValueError: a negative size.
+
+    >>> from rune import nx
+    >>> print(nx.indices((2, 2))[1])
+    int64 [2, 2]
+    [[0, 1],
+     [0, 1]]
+    """
+    shape = _shape_arg(dimensions, "nx.indices")
+    out = np.indices(shape, dtype=as_dtype(dtype, "nx.indices"), sparse=sparse)
+    return tuple(Tensor(i) for i in out) if sparse else Tensor(out)
+
+
+_NOT_GIVEN = object()  # where's x1 and x2 (None is not a number, so it is an error)
+
+
+def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /):
+    """x1 where condition is true, x2 elsewhere; the three broadcast together.
+    With the condition alone, `nx.nonzero(condition)`: the indices where it holds.
+
+    The derivative flows to x1 where the condition holds and to x2 elsewhere;
+    the condition has none. The arguments are positional (numpy's where takes
+    no keywords either); x1 and x2 are the Array API standard's names.
+
+    Args:
+      condition: a boolean tensor (nonzero numbers count as true).
+      x1, x2: tensors, numpy arrays or numbers; both or neither.
+
+    Raises:
+      TypeError: an argument is not numeric (None, a string).
+      ValueError: only one of x and y, or shapes that do not broadcast (naming all three).
+
+    >>> from rune import nx
+    >>> x = nx.array([-1.0, 2.0])
+    >>> print(nx.where(x > 0, x, 0), nx.where(x > 0))
+    float64 [2] [0, 2] (Tensor(int64 [1] [1]),)
+    """
+    if x1 is _NOT_GIVEN and x2 is _NOT_GIVEN:
+        from .sorting import nonzero  # sorting builds on this module
+        return nonzero(condition)
+    if x1 is _NOT_GIVEN or x2 is _NOT_GIVEN:
+        raise ValueError("nx.where: give both x and y (x1 and x2), or neither (for the "
+                         "indices where condition holds); got one of them")
+    return _call("nx.where", _e.where, condition, x1, x2)
 
 
 def canonical_slice(s: slice, n: int) -> tuple:
@@ -353,21 +579,316 @@ def _diagonal(x, offset, axis1, axis2, fn):
     return out if ndim == 2 else _s.moveaxis(out, 0, ndim - 2)
 
 
-def trace(x, offset=0, axis1=0, axis2=1):
-    """The sum of the diagonal of x over axes (axis1, axis2).
+class IndexUpdates:
+    """`x.at`: index it (`x.at[index]`) to get an `IndexUpdate`.
 
     Args:
-      x: a tensor with at least two axes (or a numpy array, nested lists).
-      offset: an int: above the main diagonal if positive, below if negative.
-      axis1, axis2: the two axes (distinct ints).
+      tensor: the tensor to update.
 
     Raises:
-      TypeError: x is not numeric, or offset or an axis is not an int.
-      ValueError: fewer than two axes, an axis out of range, or axis1 == axis2.
+      TypeError: never here; the update methods raise (see `IndexUpdate`).
 
     >>> from rune import nx
-    >>> print(nx.trace(nx.array([[1.0, 2.0], [3.0, 4.0]])))
-    float64 [] 5
+    >>> print(nx.zeros(3).at[1].set(5.0))
+    float64 [3] [0, 5, 0]
     """
-    d = _diagonal(x, offset, axis1, axis2, "nx.trace")
-    return _r.sum(d, axis=(len(d.shape) - 1,), keepdims=False)
+
+    __slots__ = ("tensor",)
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __getitem__(self, index):
+        return IndexUpdate(self.tensor, index)
+
+    def __repr__(self):
+        return f"{self.tensor!r}.at"
+
+
+class IndexUpdate:
+    """`x.at[index]`: the methods below return x updated at `index`.
+
+    Each method takes `values`, which broadcast to the shape of `x[index]`
+    and are converted to x's dtype, as numpy's assignment does.
+
+    Args:
+      tensor: the tensor to update.
+      index: any numpy index (see `nx.getitem`).
+
+    Raises:
+      IndexError: from the methods: an index out of range or invalid.
+      ValueError: from the methods: values that do not broadcast to x[index].
+      TypeError: from min and max: complex tensors.
+      rune.TracedValueError: from the methods: a boolean mask under jit or vmap.
+
+    >>> from rune import nx
+    >>> x = nx.array([1.0, 2.0, 3.0])
+    >>> print(x.at[[0, 0, 2]].add(10.0), x.at[[0, 0]].set(nx.array([7.0, 8.0])), sep="\\n")
+    float64 [3] [21, 2, 13]
+    float64 [3] [8, 2, 3]
+    >>> print(x.at[1:].multiply(2.0), x.at[::2].min(2.0), x.at[x < 2].max(5.0), sep="\\n")
+    float64 [3] [1, 4, 6]
+    float64 [3] [1, 2, 2]
+    float64 [3] [5, 2, 3]
+    """
+
+    __slots__ = ("tensor", "index")
+
+    def __init__(self, tensor, index):
+        self.tensor = tensor
+        self.index = index
+
+    def get(self):
+        """x[index] (`nx.getitem`)."""
+        return getitem(self.tensor, self.index)
+
+    def set(self, values):
+        """x with `values` written at index; a place indexed twice keeps the last."""
+        return _update(self.tensor, self.index, values, "set")
+
+    def add(self, values):
+        """x with `values` added at index; repeated places add every value."""
+        return _update(self.tensor, self.index, values, "add")
+
+    def multiply(self, values):
+        """x multiplied by `values` at index; repeated places multiply every value."""
+        return _update(self.tensor, self.index, values, "multiply")
+
+    def divide(self, values):
+        """x divided by `values` at index (by their product at repeated places)."""
+        x = as_tensor(self.tensor, _fn("divide"))
+        ones = Tensor(np.ones(x.shape, x.dtype))  # shape and dtype only: never traced
+        return _e.divide(x, _update(ones, self.index, values, "multiply"))
+
+    def min(self, values):
+        """The smaller of x and `values` at index (of all values at repeated places)."""
+        return _update(self.tensor, self.index, values, "min")
+
+    def max(self, values):
+        """The larger of x and `values` at index (of all values at repeated places)."""
+        return _update(self.tensor, self.index, values, "max")
+
+    def __repr__(self):
+        return f"{self.tensor!r}.at[{self.index!r}]"
+
+
+def _fn(kind):
+    return f"Tensor.at[...].{kind}"
+
+
+def _update(x, index, values, kind):
+    fn = _fn(kind)
+    x = as_tensor(x, fn)
+    shape = tuple(x.shape)
+    if kind in ("min", "max") and x.dtype.kind == "c":
+        raise TypeError(f"{fn}: complex numbers are not ordered; expected a real tensor")
+    if type(index) is int and shape and -shape[0] <= index < shape[0]:  # x.at[i]: common
+        resolved = [index % shape[0]]
+    else:
+        resolved = _resolve(shape, index, fn)
+    if any(type(e) is ScalarMask for e in resolved):
+        raise IndexError(f"{fn}: a boolean scalar index is not supported; x.at[...] "
+                         f"updates every element, and a false scalar mask none")
+    values = as_tensor(values, fn)
+    if values.dtype != x.dtype:
+        values = _e.astype(values, dtype=x.dtype)
+    if is_advanced(resolved):
+        return _scattered(x, shape, resolved, values, kind, fn)
+    return _placed(x, shape, basic_index(shape, resolved), values, kind, fn)
+
+
+def _fitted(values, shape, fn):
+    """values broadcast to `shape` (the shape of x[index]), as numpy's assignment
+    does: leading axes of size 1 beyond the target's rank are dropped."""
+    have, shape = tuple(values.shape), tuple(shape)
+    if have == shape:
+        return values
+    if not have:  # a number: the common case
+        return _s.broadcast_to(values, shape=shape)
+    while len(have) > len(shape) and have[0] == 1:
+        have = have[1:]
+    try:
+        target = np.broadcast_shapes(have, shape)
+    except ValueError:
+        target = None
+    if target != shape:
+        raise ValueError(f"{fn}: values of shape {tuple(values.shape)} do not broadcast to "
+                         f"the shape of x[index], {tuple(shape)}")
+    if have != tuple(values.shape):
+        values = _s.reshape(values, shape=have)
+    return values if have == shape else _s.broadcast_to(values, shape=shape)
+
+
+_COMBINE = {
+    "set": lambda x, v: v,
+    "add": _e.add,
+    "multiply": _e.multiply,
+    "min": _e.minimum,
+    "max": _e.maximum,
+}
+
+
+def _placed(x, shape, index, values, kind, fn):
+    """The update at a basic index: x[index] combined with v, written back."""
+    values = _fitted(values, _ix.sliced_shape(shape, index), fn)
+    if kind != "set":
+        values = _COMBINE[kind](_ix.slice_(x, index=index) if index else x, values)
+    return _u.set_slice(x, values, index=index)
+
+
+_SCATTER = {
+    "multiply": (_u.scatter_mul, _e.multiply),
+    "min": (_u.scatter_min, _e.minimum),
+    "max": (_u.scatter_max, _e.maximum),
+}
+
+
+def _scattered(x, shape, resolved, values, kind, fn):
+    """The update at an index with integer arrays: v scattered to flat positions."""
+    size = math.prod(shape)
+    positions = _advanced(Tensor(np.arange(size).reshape(shape)), shape, resolved)
+    values = _fitted(values, tuple(positions.shape), fn)
+    n = math.prod(positions.shape)
+    positions = _s.reshape(positions, shape=(n,))
+    values = _s.reshape(values, shape=(n,))
+    flat = _s.reshape(x, shape=(size,))
+    if kind == "set":
+        out = _u.set_at(flat, values, positions)
+    elif kind == "add":
+        out = _u.add_at(flat, values, positions)
+    else:
+        scatter, combine = _SCATTER[kind]
+        out = combine(flat, scatter(values, positions, shape=(size,)))
+    return _s.reshape(out, shape=shape)
+
+
+def select(condlist, choicelist, default=0):
+    """Each element from the first choice whose condition holds there, else `default`.
+
+    The derivative flows to the chosen entries; conditions have none.
+
+    Args:
+      condlist: a list of boolean tensors.
+      choicelist: a list of tensors as long as condlist; all broadcast together.
+      default: the value where no condition holds.
+
+    Raises:
+      TypeError: a condition is not boolean.
+      ValueError: lists of different lengths.
+
+    >>> from rune import nx
+    >>> x = nx.array([-2.0, 0.5, 3.0])
+    >>> print(nx.select([x < 0, x > 1], [-x, x * 10], default=x))
+    float64 [3] [2, 0.5, 30]
+    """
+    fn = "nx.select"
+    if len(condlist) != len(choicelist):
+        raise ValueError(f"{fn}: condlist and choicelist must be of the same length, got "
+                         f"{len(condlist)} and {len(choicelist)}")
+    conds = [as_tensor(c, fn) for c in condlist]
+    choices = [as_tensor(c, fn) for c in choicelist]
+    for i, c in enumerate(conds):
+        if c.dtype != np.bool_:
+            raise TypeError(f"{fn}: condition {i} must be boolean, got {c.dtype}")
+    # a Python number default is weak in numpy's promotion, as in arithmetic
+    weak = isinstance(default, (int, float, complex)) and not isinstance(default, bool)
+    default = as_tensor(default, fn)
+    dtype = np.result_type(*[c.dtype for c in choices], default.item() if weak else
+                           default.dtype)
+    out = default
+    for cond, choice in zip(reversed(conds), reversed(choices)):
+        out = where(cond, choice, out)
+    return out.astype(dtype) if out.dtype != dtype else out
+
+
+def put_along_axis(arr, indices, values, axis):
+    """arr with `values` written at `indices` along `axis`: numpy's put_along_axis,
+    but returning a new tensor (a tensor never changes) as JAX's does.
+
+    Differentiable in arr (zero where written) and values; where indices
+    repeat, the last value written stays.
+
+    Args:
+      arr: a tensor.
+      indices: an integer tensor with arr's number of axes (broadcasting against
+        arr's other axes), or 1-d when axis is None.
+      values: a tensor broadcasting against indices.
+      axis: an int, or None for the flattened arr (the result keeps arr's shape).
+
+    Raises:
+      TypeError: indices are not integers.
+      ValueError: indices with another number of axes, or axis out of range.
+
+    >>> from rune import nx
+    >>> x = nx.zeros((2, 3))
+    >>> print(nx.put_along_axis(x, nx.array([[2], [0]]), 5.0, axis=1))
+    float64 [2, 3]
+    [[0, 0, 5],
+     [5, 0, 0]]
+    """
+    from .manipulation.shape import ravel, reshape  # lazy: manipulation imports indexing
+    fn = "nx.put_along_axis"
+    arr, indices = as_tensor(arr, fn), as_tensor(indices, fn)
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"{fn}: indices must be integers, got {indices.dtype}")
+    if axis is None:
+        return reshape(put_along_axis(ravel(arr), indices, values, 0), arr.shape)
+    axis = normalize_axis(axis, arr.ndim, fn)
+    if indices.ndim != arr.ndim:
+        raise ValueError(f"{fn}: indices must have arr's {arr.ndim} axes, got {indices.ndim}")
+    index = tuple(indices if d == axis else np.arange(n).reshape(
+        (1,) * d + (n,) + (1,) * (arr.ndim - d - 1)) for d, n in enumerate(arr.shape))
+    return arr.at[index].set(values)
+
+
+def _along(a, axis, fn):
+    """a and a normalized axis; axis None flattens a first."""
+    a = as_tensor(a, fn)
+    if axis is None:
+        return _s.reshape(a, shape=(a.size,)), 0
+    return a, normalize_axis(axis, a.ndim, fn)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """arr's elements at `indices` along `axis`: the companion of argsort and
+    argpartition (`nx.take_along_axis(x, nx.argsort(x), 0)` sorts x).
+    Differentiable in arr.
+
+    Args:
+      arr: a tensor (or numpy array, nested lists).
+      indices: an integer tensor with arr's number of axes; the other axes
+        broadcast against arr's. Negative indices count from the end.
+      axis: the axis to take along (an int), or None for the flattened arr
+        (indices then 1-d).
+
+    Raises:
+      TypeError: arr is not numeric, or indices are not integers.
+      ValueError: indices with another number of axes, shapes that do not
+        broadcast, or axis out of range.
+
+    >>> from rune import nx
+    >>> x = nx.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    >>> print(nx.take_along_axis(x, nx.argmax(x, axis=1, keepdims=True), axis=1))
+    float64 [2, 1]
+    [[3],
+     [5]]
+    """
+    fn = "nx.take_along_axis"
+    arr, indices = as_tensor(arr, fn), as_tensor(indices, fn)
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"{fn}: indices must be integers, got {indices.dtype}")
+    arr, axis = _along(arr, axis, fn)
+    if indices.ndim != arr.ndim:
+        raise ValueError(f"{fn}: indices have {indices.ndim} axes; arr has {arr.ndim}")
+    others = [tuple(s[:axis]) + tuple(s[axis + 1:]) for s in (arr.shape, indices.shape)]
+    try:
+        common = np.broadcast_shapes(*others)
+    except ValueError:
+        raise ValueError(f"{fn}: shapes {arr.shape} and {indices.shape} do not broadcast "
+                         f"(away from axis {axis})") from None
+
+    def widened(t):
+        shape = common[:axis] + (t.shape[axis],) + common[axis:]
+        return t if tuple(t.shape) == shape else _s.broadcast_to(t, shape=shape)
+
+    return _st.take_along_axis(widened(arr), widened(indices), axis)

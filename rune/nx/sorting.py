@@ -1,11 +1,13 @@
-"""Sorting and searching: sort, argsort, partition, searchsorted, unique...
+"""Sorting, searching, and counting: sort, argsort, argmax, nonzero, searchsorted, count_nonzero...
+
+numpy's "Sorting, searching, and counting".
 
 `sort` and `partition` are differentiable: their derivative follows the
 permutation (the tangent of the element that lands in each place; of tied
 elements, the one the stable order puts there). The others answer with
 integers or booleans, which carry no derivative.
 
-`nonzero`, `argwhere`, `flatnonzero` and `unique` give results whose shape
+`nonzero`, `argwhere`, `flatnonzero` and `extract` give results whose shape
 depends on the values: they read the values, which works eagerly and under
 differentiation. Under `rune.jit` and `rune.vmap` give `size=` (as in JAX):
 the result then has exactly `size` entries, the first ones found, padded
@@ -13,8 +15,6 @@ with `fill_value`.
 """
 
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numpy as np
 
@@ -24,24 +24,96 @@ from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from ..primitives import sorting as _st
 from .creation import as_tensor
-from .reductions import normalize_axis
-from .tensor import Tensor, TracedValueError
+from .indexing import _along, take
+from .manipulation.shape import reshape
+from .math.extrema import _check_nonempty
+from .tensor import normalize_axes, normalize_axis, Tensor, TracedValueError
 
 __all__ = [
-    "sort", "argsort", "partition", "argpartition", "take_along_axis", "searchsorted",
-    "lexsort", "nonzero", "argwhere", "flatnonzero", "unique", "unique_values",
-    "unique_counts", "unique_inverse", "unique_all", "isin", "digitize",
+    "extract", "argmax", "argmin", "sort", "argsort", "argpartition", "partition",
+    "searchsorted", "lexsort", "nonzero", "flatnonzero", "argwhere", "count_nonzero",
 ]
 
+
+def extract(condition, arr):
+    """The elements of the flattened arr where the flattened condition is nonzero.
+
+    Args:
+      condition: a tensor of arr's size; its values are read (eager and under
+        differentiation, not under jit or vmap).
+      arr: a tensor (or numpy array, nested lists).
+
+    Raises:
+      TypeError: an argument is not numeric.
+      rune.TracedValueError: a traced condition.
+
+    >>> from rune import nx
+    >>> x = nx.array([[1.0, -2.0], [3.0, -4.0]])
+    >>> print(nx.extract(x > 0, x))
+    float64 [2] [1, 3]
+    """
+    condition = as_tensor(condition, "nx.extract")
+    mask = np.asarray(condition._concrete("nx.extract: condition", lossless=True))
+    arr = as_tensor(arr, "nx.extract")
+    return take(reshape(arr, (arr.size,)), np.flatnonzero(mask.ravel()[:arr.size]))
+
+
+def _arg_extremum(prim, x, axis, keepdims, fn):
+    x = as_tensor(x, fn, result_is_new=True)
+    if axis is not None:
+        a = normalize_axis(axis, len(x.shape), fn)
+        _check_nonempty(x, (a,), fn)
+        return prim(x, axis=(a,), keepdims=keepdims)
+    if x.size == 0:
+        raise ValueError(f"{fn}: the tensor is empty (shape {tuple(x.shape)}), it has no "
+                         f"largest or smallest element")
+    flat = _s.reshape(x, shape=(x.size,))
+    out = prim(flat, axis=(0,), keepdims=False)
+    return _s.reshape(out, shape=(1,) * len(x.shape)) if keepdims else out
+
+
+def argmax(x, axis=None, keepdims=False):
+    """The index of the largest element along `axis` (int64; the first on ties).
+
+    With axis=None the index is into the flattened tensor. Its derivative is
+    zero.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int, or None for the index into the flattened tensor.
+      keepdims: keep the reduced axis, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: axis out of range, or an empty axis (or tensor).
+
+    >>> from rune import nx
+    >>> print(nx.argmax(nx.array([[1.0, 5.0], [7.0, 2.0]]), axis=1))
+    int64 [2] [1, 0]
+    """
+    return _arg_extremum(_r.argmax, x, axis, keepdims, "nx.argmax")
+
+
+def argmin(x, axis=None, keepdims=False):
+    """The index of the smallest element along `axis`; see `nx.argmax`.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: an int, or None for the index into the flattened tensor.
+      keepdims: keep the reduced axis, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or axis is not an int.
+      ValueError: axis out of range, or an empty axis (or tensor).
+
+    >>> from rune import nx
+    >>> print(nx.argmin(nx.array([[1.0, 5.0], [7.0, 2.0]])))
+    int64 [] 0
+    """
+    return _arg_extremum(_r.argmin, x, axis, keepdims, "nx.argmin")
+
+
 _INDEX = np.dtype(np.intp)
-
-
-def _along(a, axis, fn):
-    """a and a normalized axis; axis None flattens a first."""
-    a = as_tensor(a, fn)
-    if axis is None:
-        return _s.reshape(a, shape=(a.size,)), 0
-    return a, normalize_axis(axis, a.ndim, fn)
 
 
 def sort(a, axis=-1, *, descending=False, stable=True):
@@ -144,51 +216,6 @@ def partition(a, kth, axis=-1):
     return _st.take_along_axis(a, order, axis)
 
 
-def take_along_axis(arr, indices, axis=-1):
-    """arr's elements at `indices` along `axis`: the companion of argsort and
-    argpartition (`nx.take_along_axis(x, nx.argsort(x), 0)` sorts x).
-    Differentiable in arr.
-
-    Args:
-      arr: a tensor (or numpy array, nested lists).
-      indices: an integer tensor with arr's number of axes; the other axes
-        broadcast against arr's. Negative indices count from the end.
-      axis: the axis to take along (an int), or None for the flattened arr
-        (indices then 1-d).
-
-    Raises:
-      TypeError: arr is not numeric, or indices are not integers.
-      ValueError: indices with another number of axes, shapes that do not
-        broadcast, or axis out of range.
-
-    >>> from rune import nx
-    >>> x = nx.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
-    >>> print(nx.take_along_axis(x, nx.argmax(x, axis=1, keepdims=True), axis=1))
-    float64 [2, 1]
-    [[3],
-     [5]]
-    """
-    fn = "nx.take_along_axis"
-    arr, indices = as_tensor(arr, fn), as_tensor(indices, fn)
-    if indices.dtype.kind not in "iu":
-        raise TypeError(f"{fn}: indices must be integers, got {indices.dtype}")
-    arr, axis = _along(arr, axis, fn)
-    if indices.ndim != arr.ndim:
-        raise ValueError(f"{fn}: indices have {indices.ndim} axes; arr has {arr.ndim}")
-    others = [tuple(s[:axis]) + tuple(s[axis + 1:]) for s in (arr.shape, indices.shape)]
-    try:
-        common = np.broadcast_shapes(*others)
-    except ValueError:
-        raise ValueError(f"{fn}: shapes {arr.shape} and {indices.shape} do not broadcast "
-                         f"(away from axis {axis})") from None
-
-    def widened(t):
-        shape = common[:axis] + (t.shape[axis],) + common[axis:]
-        return t if tuple(t.shape) == shape else _s.broadcast_to(t, shape=shape)
-
-    return _st.take_along_axis(widened(arr), widened(indices), axis)
-
-
 def searchsorted(a, v, side="left", sorter=None):
     """Where each element of v would go in the sorted vector a to keep it sorted.
 
@@ -249,9 +276,6 @@ def lexsort(keys, axis=-1):
         step = _st.argsort(along, axis=axis, descending=False)
         order = step if order is None else _st.take_along_axis(order, step, axis)
     return order
-
-
-# ------------------------------------------------ shapes that depend on values
 
 
 def _known(t, fn, what):
@@ -386,214 +410,23 @@ def argwhere(a, *, size=None, fill_value=None):
     return _s.concatenate(*[_s.reshape(c, shape=(c.shape[0], 1)) for c in columns], axis=1)
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, *,
-           equal_nan=True, size=None, fill_value=None):
-    """The sorted distinct elements of the flattened `ar`, and optionally where
-    each first occurs, where each element went, and how many there were.
-
-    The values are differentiable: each carries the derivative of the first
-    element equal to it.
+def count_nonzero(a, axis=None, keepdims=False):
+    """The number of nonzero elements of a along `axis` (an integer tensor).
 
     Args:
-      ar: a tensor (or numpy array, nested lists); it is flattened.
-      return_index: also return the index of each value's first occurrence.
-      return_inverse: also return, for each element of ar (in ar's shape),
-        the index of its value.
-      return_counts: also return how many times each value occurs.
-      equal_nan: count all NaNs as one value.
-      size: None, or the number of values to return (needed under jit and
-        vmap): the smallest `size` values, padded with fill_value.
-      fill_value: the padding value (the smallest value by default); padded
-        indices are 0 and padded counts 0.
+      a: a tensor (or numpy array, nested lists).
+      axis: None (all axes), an int or a tuple of ints.
+      keepdims: keep the reduced axes with size 1.
 
     Raises:
-      TypeError: ar is not numeric, or size is not a non-negative int.
-      rune.TracedValueError: size not given under jit or vmap.
+      TypeError: a is not numeric, or an axis is not an int.
+      ValueError: an axis out of range.
 
     >>> from rune import nx
-    >>> values, counts = nx.unique(nx.array([3.0, 1.0, 3.0, 2.0]), return_counts=True)
-    >>> print(values, counts)
-    float64 [3] [1, 2, 3] int64 [3] [1, 1, 2]
-    """
-    fn = "nx.unique"
-    ar = as_tensor(ar, fn)
-    n = ar.size
-    flat = _s.reshape(ar, shape=(n,))
-    order = _st.argsort(flat, axis=0, descending=False)
-    ordered = _ix.gather(flat, order)
-    starts = _run_starts(ordered, equal_nan)  # bool: the first of each run of equal values
-    if size is None:
-        value = _known(ar, fn, "the distinct values")
-        if value is None:
-            raise _needs_size(fn, "distinct values")
-        size = int(np.asarray(starts._concrete(fn, lossless=True)).sum())
-    size = _size(size, fn)
-    positions, valid = _first_true(starts, size)
-    values = _ix.gather(ordered, positions) if n else _s.reshape(ordered, shape=(0,))
-    if fill_value is None and n:
-        fill_value = _ix.gather(ordered, Tensor(np.intp(0)))
-    values = _e.where(valid, values, fill_value if fill_value is not None else 0)
-    out = [values]
-    group = _e.subtract(_r.cumsum(_e.astype(starts, dtype=_INDEX), axis=0, reverse=False), 1)
-    if return_index:
-        out.append(_filled(_ix.gather(order, positions) if n else positions, valid, 0))
-    if return_inverse:
-        inverse = _ix.scatter_add(group, order, shape=(n,))  # undo the sort
-        out.append(_s.reshape(inverse, shape=tuple(ar.shape)))
-    if return_counts:
-        kept = _e.less(group, size)  # runs beyond `size` are not counted
-        ones = _e.astype(kept, dtype=_INDEX)
-        out.append(_ix.scatter_add(ones, _e.where(kept, group, 0), shape=(size,)))
-    return out[0] if len(out) == 1 else tuple(out)
-
-
-def _run_starts(ordered, equal_nan):
-    """For sorted values, whether each differs from the one before (the first does)."""
-    n = ordered.shape[0]
-    if n == 0:
-        return Tensor(np.zeros(0, bool))
-    before = _ix.pad(_ix.slice_(ordered, index=((0, n - 1, 1),)), shape=(n,),
-                     index=((1, n, 1),), value=0)
-    differs = _e.not_equal(ordered, before)
-    if equal_nan and ordered.dtype.kind in "fc":
-        differs = _e.logical_and(differs, _e.logical_not(
-            _e.logical_and(_e.isnan(ordered), _e.isnan(before))))
-    first = Tensor(np.arange(n) == 0)
-    return _e.logical_or(differs, first)
-
-
-def isin(element, test_elements, invert=False):
-    """Whether each element of `element` occurs in `test_elements`; a bool tensor
-    of element's shape. NaN is in nothing.
-
-    Args:
-      element: a tensor (or numpy array, number, nested lists).
-      test_elements: a tensor of the values to look for (flattened).
-      invert: return the negation (whether each element is absent).
-
-    Raises:
-      TypeError: an argument is not numeric.
-
-    >>> from rune import nx
-    >>> print(nx.isin(nx.array([1, 2, 3]), [3, 1]))
-    bool [3] [True, False, True]
-    """
-    fn = "nx.isin"
-    element, tests = as_tensor(element, fn), as_tensor(test_elements, fn)
-    tests = _st.sort(_s.reshape(tests, shape=(tests.size,)), axis=0)
-    if tests.size == 0:
-        found = Tensor(np.zeros(element.shape, bool))
-    else:
-        place = _e.minimum(_st.searchsorted(tests, element, side="left"), tests.size - 1)
-        found = _e.equal(_ix.gather(tests, place), element)
-    return _e.logical_not(found) if invert else found
-
-
-def digitize(x, bins, right=False):
-    """The index of the bin each element of x falls in (numpy's digitize).
-
-    For increasing bins, i such that bins[i-1] <= x < bins[i] (with right,
-    bins[i-1] < x <= bins[i]); 0 below the first edge, len(bins) above the
-    last. Decreasing bins count from the other end, as numpy's.
-
-    Args:
-      x: a tensor (or numpy array, number, nested lists).
-      bins: a 1-d tensor of edges, increasing or decreasing (traced bins are
-        taken as increasing).
-      right: which side of a bin includes its edge.
-
-    Raises:
-      TypeError: an argument is not numeric.
-      ValueError: bins not 1-d, or neither increasing nor decreasing.
-
-    >>> from rune import nx
-    >>> print(nx.digitize(nx.array([0.5, 1.0, 2.5]), nx.array([1.0, 2.0, 3.0])))
-    int64 [3] [0, 1, 2]
-    """
-    fn = "nx.digitize"
-    x, bins = as_tensor(x, fn), as_tensor(bins, fn)
-    if bins.ndim != 1:
-        raise ValueError(f"{fn}: bins must be 1-d, got shape {bins.shape}")
-    edges = _known(bins, fn, "the order of bins")
-    side = "left" if right else "right"
-    if edges is None or edges.size < 2 or np.all(np.diff(edges) >= 0):
-        return _st.searchsorted(bins, x, side=side)
-    if not np.all(np.diff(edges) <= 0):
-        raise ValueError(f"{fn}: bins must be increasing or decreasing, got {edges}")
-    flipped = _ix.slice_(bins, index=((bins.shape[0] - 1, None, -1),))
-    return _e.subtract(bins.shape[0], _st.searchsorted(flipped, x, side=side))
-
-
-UniqueAllResult = namedtuple("UniqueAllResult", "values indices inverse_indices counts")
-UniqueCountsResult = namedtuple("UniqueCountsResult", "values counts")
-UniqueInverseResult = namedtuple("UniqueInverseResult", "values inverse_indices")
-
-
-def unique_values(x):
-    """The sorted distinct values of x (the array API's name; `unique(x)`).
-
-    Args:
-      x: a tensor (or numpy array, nested lists).
-
-    Raises:
-      TypeError: x is not numeric.
-      rune.TracedValueError: under jit or vmap (use unique with size=).
-
-    >>> from rune import nx
-    >>> print(nx.unique_values(nx.array([2, 1, 2])))
+    >>> print(nx.count_nonzero(nx.array([[0, 1], [2, 3]]), axis=0))
     int64 [2] [1, 2]
     """
-    return unique(x)
-
-
-def unique_counts(x):
-    """(values, counts): the distinct values of x and how often each occurs.
-
-    Args:
-      x: a tensor (or numpy array, nested lists).
-
-    Raises:
-      TypeError: x is not numeric.
-      rune.TracedValueError: under jit or vmap (use unique with size=).
-
-    >>> from rune import nx
-    >>> print(nx.unique_counts(nx.array([2, 1, 2])).counts)
-    int64 [2] [1, 2]
-    """
-    return UniqueCountsResult(*unique(x, return_counts=True))
-
-
-def unique_inverse(x):
-    """(values, inverse_indices): the distinct values, and for each element of
-    x (in x's shape) the index of its value.
-
-    Args:
-      x: a tensor (or numpy array, nested lists).
-
-    Raises:
-      TypeError: x is not numeric.
-      rune.TracedValueError: under jit or vmap (use unique with size=).
-
-    >>> from rune import nx
-    >>> print(nx.unique_inverse(nx.array([2, 1, 2])).inverse_indices)
-    int64 [3] [1, 0, 1]
-    """
-    return UniqueInverseResult(*unique(x, return_inverse=True))
-
-
-def unique_all(x):
-    """(values, indices, inverse_indices, counts): `unique` with every output.
-
-    Args:
-      x: a tensor (or numpy array, nested lists).
-
-    Raises:
-      TypeError: x is not numeric.
-      rune.TracedValueError: under jit or vmap (use unique with size=).
-
-    >>> from rune import nx
-    >>> print(nx.unique_all(nx.array([2, 1, 2])).indices)
-    int64 [2] [1, 0]
-    """
-    return UniqueAllResult(*unique(x, return_index=True, return_inverse=True,
-                                   return_counts=True))
+    a = as_tensor(a, "nx.count_nonzero")
+    axes = normalize_axes(axis, a.ndim, "nx.count_nonzero")
+    return _r.sum(_e.astype(_e.not_equal(a, 0), dtype=np.dtype(np.intp)), axis=axes,
+                  keepdims=keepdims)

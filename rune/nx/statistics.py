@@ -1,4 +1,8 @@
-"""Statistics: quantile, median, cov, corrcoef, histogram...
+"""Statistics: order statistics, averages and variances, correlating, histograms.
+
+numpy's "Statistics": `ptp`, `quantile`, `percentile`, `median`, `average`,
+`mean`, `std`, `var` and their nan-ignoring forms, `cov`, `corrcoef`,
+`correlate`, `histogram`, `bincount`, `digitize`.
 
 Compositions of the other families, so derivatives come with them:
 quantiles pass the derivative of the two order statistics they lie
@@ -6,31 +10,332 @@ between (weighted as the interpolation weighs them), `cov` and `corrcoef`
 are differentiable in the data and the weights. `histogram`'s counts do not
 move with the data (its weighted sums are linear in the weights), its equal
 bins' edges do (they are linspace(min, max), or of a range of tensors), and
-so does a density through the bins' widths;
-`count_nonzero` is an integer.
+so does a density through the bins' widths.
+
+
+Compositions of the reduction and elementwise primitives. The nan-ignoring
+ones replace nan by a neutral value with `where`, so the derivative at a nan
+entry is zero, and elsewhere is that of the plain reduction. A slice with no
+numbers gives nan as numpy does (0 for nansum), without numpy's warning.
 """
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
+from ..primitives import convolution as _c
 from ..primitives import elementwise as _e
 from ..primitives import indexing as _ix
 from ..primitives import reduce as _r
 from ..primitives import shape as _s
 from ..primitives import sorting as _st
-from .comparisons import clip, where
 from .creation import as_tensor
-from .math import sqrt
-from .products import matmul
-from .reductions import max as _max, mean, min as _min, normalize_axes, sum as _sum
-from .shapes import concatenate
-from .tensor import Tensor, TracedValueError
+from .indexing import where
+from .linalg.products import matmul
+from .manipulation.joining import concatenate
+from .math.extrema import max as _max, min as _min
+from .math.miscellaneous import _mode_part, clip, sqrt
+from .math.sums_products_differences import _count, _vectors, _without_nan, sum as _sum
+from .sorting import _known as _known_or_none
+from .tensor import normalize_axes, Tensor, TracedValueError
 
 __all__ = [
-    "quantile", "percentile", "median", "ptp", "cov", "corrcoef", "count_nonzero", "bincount",
-    "histogram",
+    "mean", "var", "std", "average", "nanmean", "nanvar", "nanstd", "correlate", "digitize",
+    "quantile", "percentile", "median", "ptp", "cov", "corrcoef", "bincount", "histogram",
 ]
+
+
+def mean(x, axis=None, keepdims=False):
+    """The mean of the elements over `axis` (integers give float64).
+
+    The mean over no elements is nan.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
+
+    >>> from rune import nx
+    >>> print(nx.mean(nx.array([[1.0, 2.0], [3.0, 5.0]]), axis=-1))
+    float64 [2] [1.5, 4]
+    """
+    x = as_tensor(x, "nx.mean", result_is_new=True)
+    axes = normalize_axes(axis, len(x.shape), "nx.mean")
+    return _e.divide(_r.sum(x, axis=axes, keepdims=keepdims), float(_count(x.shape, axes)))
+
+
+def var(x, axis=None, keepdims=False, ddof=0, *, correction=None):
+    """The variance over `axis`: the mean of |x - mean(x)|^2.
+
+    Complex tensors give a real variance.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+      ddof: "delta degrees of freedom": divide by N - ddof rather than N
+        (ddof=1 gives the unbiased estimate).
+      correction: the Array API standard's name for ddof (give one or the other).
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated; ddof and correction both given.
+
+    >>> from rune import nx
+    >>> print(nx.var(nx.array([1.0, 2.0, 3.0, 4.0])), nx.var(nx.array([1.0, 3.0]), ddof=1))
+    float64 [] 1.25 float64 [] 2
+    """
+    return _var(x, axis, keepdims, _ddof(ddof, correction, "nx.var"), "nx.var")
+
+
+def _ddof(ddof, correction, fn):
+    """The one delta of degrees of freedom that numpy's ddof or the standard's correction gives."""
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError(f"{fn}: give ddof or correction (the same thing), not both; got "
+                         f"ddof={ddof!r} and correction={correction!r}")
+    return correction
+
+
+def _var(x, axis, keepdims, ddof, fn):
+    x = as_tensor(x, fn, result_is_new=True)
+    axes = normalize_axes(axis, len(x.shape), fn)
+    centered = _e.subtract(x, mean(x, axis=axes, keepdims=True))
+    if centered.dtype.kind == "c":
+        squares = _e.real(_e.multiply(centered, _e.conj(centered)))
+    else:
+        squares = _e.multiply(centered, centered)
+    total = _r.sum(squares, axis=axes, keepdims=keepdims)
+    return _e.divide(total, float(builtins.max(_count(x.shape, axes) - ddof, 0)))
+
+
+def std(x, axis=None, keepdims=False, ddof=0, *, correction=None):
+    """The standard deviation over `axis`: the square root of `nx.var`.
+
+    Where the variance is zero (all elements equal) its derivative is NaN,
+    as in JAX: sqrt's slope at 0 is infinite and the variance's is zero, and
+    inf * 0 is NaN (see the Kinks and NaNs page). To get a finite one there,
+    take nx.sqrt(nx.var(x) + eps) or use the double-where trick.
+
+    Args:
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
+      ddof: "delta degrees of freedom": divide by N - ddof rather than N
+        (ddof=1 gives the unbiased estimate).
+      correction: the Array API standard's name for ddof (give one or the other).
+
+    Raises:
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
+
+    >>> from rune import nx
+    >>> print(nx.std(nx.array([[1.0, 3.0], [2.0, 2.0]]), axis=1))
+    float64 [2] [1, 0]
+    """
+    return _e.sqrt(_var(x, axis, keepdims, _ddof(ddof, correction, "nx.std"), "nx.std"))
+
+
+def average(a, axis=None, weights=None, returned=False, keepdims=False):
+    """The weighted mean over `axis`: sum(a * w) / sum(w); the mean without weights.
+
+    Differentiable in a and in the weights.
+
+    Args:
+      a: a tensor, numpy array or nested list.
+      axis: None (all axes), an int or a tuple of ints.
+      weights: None, a tensor of a's shape, or a 1-d tensor along `axis` (one int).
+      returned: also return the sum of the weights (broadcast to the result's shape).
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: a or weights is not numeric.
+      ValueError: weights of a shape that fits neither a nor the axis.
+
+    >>> from rune import nx
+    >>> print(nx.average(nx.array([1.0, 2.0, 4.0]), weights=nx.array([3.0, 1.0, 0.0])))
+    float64 [] 1.25
+    """
+    a = as_tensor(a, "nx.average")
+    axes = normalize_axes(axis, a.ndim, "nx.average")
+    if weights is None:
+        total = _r.sum(a, axis=axes, keepdims=keepdims)
+        count = float(np.prod([a.shape[i] for i in axes]))
+        out = _e.divide(total, count)
+        return (out, _s.broadcast_to(_e.astype(as_tensor(count, "nx.average"), dtype=out.dtype),
+                                     shape=out.shape)) if returned else out
+    w = as_tensor(weights, "nx.average")
+    if w.shape != a.shape:
+        if w.ndim != 1 or len(axes) != 1 or w.shape[0] != a.shape[axes[0]]:
+            raise ValueError(f"nx.average: weights of shape {w.shape} fit neither a's shape "
+                             f"{a.shape} nor its axis {axis!r} (a 1-d weights needs one axis "
+                             f"of its length)")
+        shape = [1] * a.ndim
+        shape[axes[0]] = w.shape[0]
+        w = _s.reshape(w, shape=tuple(shape))
+    total_weight = _r.sum(_s.broadcast_to(w, shape=np.broadcast_shapes(w.shape, a.shape)),
+                          axis=axes, keepdims=keepdims)
+    out = _e.divide(_r.sum(_e.multiply(a, w), axis=axes, keepdims=keepdims), total_weight)
+    if returned:
+        return out, _s.broadcast_to(_e.astype(total_weight, dtype=out.dtype), shape=out.shape)
+    return out
+
+
+def _nan_count(numbers, x, axes, keepdims, dtype):
+    """How many numbers (not nan) each reduction sees, as a float of `dtype`
+    (the result's: a float64 count would widen float32 results)."""
+    if numbers is None:
+        return float(np.prod([x.shape[i] for i in axes]))
+    return _r.sum(_e.astype(numbers, dtype=dtype), axis=axes, keepdims=keepdims)
+
+
+def nanmean(a, axis=None, keepdims=False):
+    """The mean over `axis` of the entries that are not nan (nan if there are none).
+
+    Args:
+      a: a tensor, numpy array or nested list.
+      axis: None (all axes), an int or a tuple of ints.
+      keepdims: keep the reduced axes, with size 1.
+
+    Raises:
+      TypeError: a is not numeric.
+      ValueError: an axis out of range or repeated.
+
+    >>> from rune import nx
+    >>> print(nx.nanmean(nx.array([1.0, float("nan"), 2.5])))
+    float64 [] 1.75
+    """
+    x, numbers = _without_nan(a, "nx.nanmean", 0)
+    axes = normalize_axes(axis, x.ndim, "nx.nanmean")
+    total = _r.sum(x, axis=axes, keepdims=keepdims)
+    if total.dtype.kind not in "fc":
+        total = _e.astype(total, dtype=np.dtype(np.float64))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _e.divide(total, _nan_count(numbers, x, axes, keepdims, total.real.dtype))
+
+
+def nanvar(a, axis=None, keepdims=False, ddof=0):
+    """The variance over `axis` of the entries that are not nan, divided by count - ddof.
+
+    Args:
+      a: a tensor, numpy array or nested list.
+      axis: None (all axes), an int or a tuple of ints.
+      keepdims: keep the reduced axes, with size 1.
+      ddof: subtracted from the count of numbers in the divisor.
+
+    Raises:
+      TypeError: a is not numeric.
+      ValueError: an axis out of range or repeated.
+
+    >>> from rune import nx
+    >>> print(nx.nanvar(nx.array([1.0, float("nan"), 3.0])))
+    float64 [] 1
+    """
+    x, numbers = _without_nan(a, "nx.nanvar", 0)
+    axes = normalize_axes(axis, x.ndim, "nx.nanvar")
+    mean = nanmean(x if numbers is None else _e.where(numbers, x, np.nan), axes, keepdims=True)
+    deviation = _e.subtract(x, mean)
+    if deviation.dtype.kind == "c":
+        squared = _e.real(_e.multiply(deviation, _e.conj(deviation)))
+    else:
+        squared = _e.multiply(deviation, deviation)
+    if numbers is not None:
+        squared = _e.where(numbers, squared, 0)
+    count = _nan_count(numbers, x, axes, keepdims, squared.dtype)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _e.divide(_r.sum(squared, axis=axes, keepdims=keepdims),
+                         _e.maximum(_e.subtract(count, ddof), 0))
+
+
+def nanstd(a, axis=None, keepdims=False, ddof=0):
+    """The standard deviation over `axis` of the entries that are not nan.
+
+    Args:
+      a: a tensor, numpy array or nested list.
+      axis: None (all axes), an int or a tuple of ints.
+      keepdims: keep the reduced axes, with size 1.
+      ddof: subtracted from the count of numbers in the divisor.
+
+    Raises:
+      TypeError: a is not numeric.
+      ValueError: an axis out of range or repeated.
+
+    >>> from rune import nx
+    >>> print(nx.nanstd(nx.array([1.0, float("nan"), 3.0])))
+    float64 [] 1
+    """
+    return _e.sqrt(nanvar(a, axis, keepdims, ddof))
+
+
+def correlate(a, v, mode="valid"):
+    """The cross-correlation of two 1-d sequences: out[k] = sum_n a[n + k] conj(v[n]).
+
+    Bilinear in a and conj(v): differentiable in both.
+
+    Args:
+      a, v: non-empty 1-d tensors, numpy arrays or lists.
+      mode: "valid" (default), "same" or "full", as for convolve.
+
+    Raises:
+      TypeError: a or v is not numeric.
+      ValueError: a or v not 1-d or empty, or an unknown mode.
+
+    >>> from rune import nx
+    >>> print(nx.correlate(nx.array([1.0, 2.0, 3.0]), nx.array([0.0, 1.0, 0.5])))
+    float64 [1] [3.5]
+    """
+    a, v = _vectors(a, v, "nx.correlate")
+    n, m = a.shape[0], v.shape[0]
+    if n < m:  # numpy: the correlation of v and a, reversed and conjugated
+        swapped = correlate(v, a, mode)
+        swapped = _ix.slice_(swapped, index=((swapped.shape[0] - 1, None, -1),))
+        return _e.conj(swapped) if swapped.dtype.kind == "c" else swapped
+    reversed_v = _ix.slice_(v, index=((m - 1, None, -1),))
+    kernel = _e.conj(reversed_v) if v.dtype.kind == "c" else reversed_v
+    return _mode_part(_c.convolve(a, kernel), n, m, mode, "nx.correlate")
+
+
+def digitize(x, bins, right=False):
+    """The index of the bin each element of x falls in (numpy's digitize).
+
+    For increasing bins, i such that bins[i-1] <= x < bins[i] (with right,
+    bins[i-1] < x <= bins[i]); 0 below the first edge, len(bins) above the
+    last. Decreasing bins count from the other end, as numpy's.
+
+    Args:
+      x: a tensor (or numpy array, number, nested lists).
+      bins: a 1-d tensor of edges, increasing or decreasing (traced bins are
+        taken as increasing).
+      right: which side of a bin includes its edge.
+
+    Raises:
+      TypeError: an argument is not numeric.
+      ValueError: bins not 1-d, or neither increasing nor decreasing.
+
+    >>> from rune import nx
+    >>> print(nx.digitize(nx.array([0.5, 1.0, 2.5]), nx.array([1.0, 2.0, 3.0])))
+    int64 [3] [0, 1, 2]
+    """
+    fn = "nx.digitize"
+    x, bins = as_tensor(x, fn), as_tensor(bins, fn)
+    if bins.ndim != 1:
+        raise ValueError(f"{fn}: bins must be 1-d, got shape {bins.shape}")
+    edges = _known_or_none(bins, fn, "the order of bins")
+    side = "left" if right else "right"
+    if edges is None or edges.size < 2 or np.all(np.diff(edges) >= 0):
+        return _st.searchsorted(bins, x, side=side)
+    if not np.all(np.diff(edges) <= 0):
+        raise ValueError(f"{fn}: bins must be increasing or decreasing, got {edges}")
+    flipped = _ix.slice_(bins, index=((bins.shape[0] - 1, None, -1),))
+    return _e.subtract(bins.shape[0], _st.searchsorted(flipped, x, side=side))
+
 
 _METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
             "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
@@ -331,28 +636,6 @@ def corrcoef(x, y=None, rowvar=True):
     d = sqrt(_e.real(_ix.gather(c, Tensor(np.arange(c.shape[0])), Tensor(np.arange(c.shape[0])))))
     r = _e.divide(_e.divide(c, _s.reshape(d, shape=(d.shape[0], 1))), d)
     return clip(r, -1, 1) if r.dtype.kind != "c" else r
-
-
-def count_nonzero(a, axis=None, keepdims=False):
-    """The number of nonzero elements of a along `axis` (an integer tensor).
-
-    Args:
-      a: a tensor (or numpy array, nested lists).
-      axis: None (all axes), an int or a tuple of ints.
-      keepdims: keep the reduced axes with size 1.
-
-    Raises:
-      TypeError: a is not numeric, or an axis is not an int.
-      ValueError: an axis out of range.
-
-    >>> from rune import nx
-    >>> print(nx.count_nonzero(nx.array([[0, 1], [2, 3]]), axis=0))
-    int64 [2] [1, 2]
-    """
-    a = as_tensor(a, "nx.count_nonzero")
-    axes = normalize_axes(axis, a.ndim, "nx.count_nonzero")
-    return _r.sum(_e.astype(_e.not_equal(a, 0), dtype=np.dtype(np.intp)), axis=axes,
-                  keepdims=keepdims)
 
 
 def bincount(x, weights=None, minlength=0, *, length=None):

@@ -5,12 +5,19 @@ a new Tensor, so a Tensor can be shared freely. Operators and methods are
 thin: each calls the `rune.nx` function (or the primitive) of the same name,
 so that they work the same on values and on the tracers that
 transformations pass to a function.
+
+The argument helpers every family uses live here too, below them all:
+`broadcast_error`, `call_broadcasting`, and `normalize_axis` /
+`normalize_axes` (an `axis` is None for all axes, an int or a tuple of ints;
+negative axes count from the end; each function normalizes it once before it
+reaches a primitive, and raises ValueError for an axis out of range).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import operator
 
 import numpy as np
 
@@ -210,7 +217,7 @@ class Tensor:
         [[0, 1, 1],
          [4, 0, 0]]
         """
-        return _ops.updates.IndexUpdates(self)
+        return _ops.indexing.IndexUpdates(self)
 
     # -------------------------------------------------------- reading values
     def _concrete(self, read, lossless=False):
@@ -817,3 +824,28 @@ for _name in ("sum", "mean", "prod", "max", "min", "var", "std", "argmax", "argm
 # rune.nx namespace, `_functions` the elementwise primitives by name.
 _ops = None
 _functions: dict = {}
+
+
+def normalize_axis(axis, ndim: int, fn: str) -> int:
+    """One axis as a non-negative int; ValueError naming it if out of range."""
+    if isinstance(axis, (bool, np.bool_)) or not hasattr(axis, "__index__"):
+        raise TypeError(f"{fn}: axis must be an int, got {type(axis).__name__}")
+    a = operator.index(axis)
+    if not -ndim <= a < ndim:
+        raise ValueError(
+            f"{fn}: axis {a} is out of range for a tensor with {ndim} axes "
+            f"(expected -{ndim} <= axis < {ndim})" if ndim else
+            f"{fn}: axis {a} is out of range for a 0-d tensor (it has no axes)"
+        )
+    return a % ndim
+
+
+def normalize_axes(axis, ndim: int, fn: str) -> tuple:
+    """`axis` (None, an int or a tuple) as a sorted tuple of non-negative ints."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    out = tuple(sorted(normalize_axis(a, ndim, fn) for a in axes))
+    if len(set(out)) != len(out):
+        raise ValueError(f"{fn}: axis {tuple(axes)} repeats an axis")
+    return out

@@ -161,6 +161,7 @@ class _Pieces:
 
     def __getitem__(self, i):
         def rule(ct, *args, axis):
+            from . import elementwise as _e, indexing as _ix  # lazy: both import shape
             start = sum(a.shape[axis] for a in args[:i])
             piece = _ix.slice_axis(ct, axis, start, start + args[i].shape[axis])
             return _e.fit(piece, args[i])
@@ -193,6 +194,7 @@ def sum_to_shape(x, shape):
     x_shape = x.shape
     if x_shape == shape:
         return x
+    from . import reduce as _reduce  # lazy: reduce imports shape
     lead = len(x_shape) - len(shape)
     axes = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and x_shape[lead + i] != 1
@@ -207,6 +209,7 @@ def zeros_like(x):
 
 def take_along(value, i, dim):
     """Example `i` of a batch: `value` indexed by i along axis `dim` (vmap's fallback)."""
+    from . import indexing as _ix  # lazy: indexing imports shape
     return _ix.slice_(value, index=_ix.full_index(value.shape[:dim]) + (i,))
 
 
@@ -214,8 +217,3 @@ def stack_examples(values):
     """The examples stacked along a new first axis (vmap's fallback)."""
     return concatenate(*[reshape(v, shape=(1,) + tuple(v.shape)) for v in values], axis=0)
 
-
-# reduce, indexing and elementwise build on this module; their rules are used here.
-from . import elementwise as _e  # noqa: E402
-from . import indexing as _ix  # noqa: E402
-from . import reduce as _reduce  # noqa: E402

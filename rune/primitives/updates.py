@@ -1,6 +1,6 @@
 """Update primitives: x with values written, added or combined at an index.
 
-The primitives behind `x.at[index]` (nx/updates.py), each returning a new
+The primitives behind `x.at[index]` (nx/indexing.py), each returning a new
 tensor, as JAX's scatters do:
 
   set_slice(x, v, index)     x with v written at a basic index (the params

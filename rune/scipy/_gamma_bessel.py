@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..nx.more_math import real_tensor as _real
+from ..nx.math.complex import real_tensor as _real
 from ..nx.tensor import call_broadcasting
 from ..primitives import bessel as _b
 from ..primitives import elementwise as _e

@@ -21,10 +21,10 @@ import math
 
 import numpy as np
 
-from ..nx import reductions as _nxr
 from ..nx.creation import as_tensor
-from ..nx.more_math import real_tensor
-from ..nx.tensor import call_broadcasting
+from ..nx.math import exponents_logarithms as _exps
+from ..nx.math.complex import real_tensor
+from ..nx.tensor import call_broadcasting, normalize_axes
 from ..primitives import elementwise as _e
 from ..primitives import incomplete as _inc
 from ..primitives import reduce as _r
@@ -432,9 +432,9 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     fn = "rune.scipy.special.logsumexp"
     a = as_tensor(a, fn)
     if b is None and not return_sign:
-        return _nxr.logsumexp(a, axis=axis, keepdims=keepdims)
-    axes = _nxr.normalize_axes(axis, a.ndim, fn)
-    shift = _nxr._detached_max(a, axes)  # of the real parts: a real shift
+        return _exps.logsumexp(a, axis=axis, keepdims=keepdims)
+    axes = normalize_axes(axis, a.ndim, fn)
+    shift = _exps._detached_max(a, axes)  # of the real parts: a real shift
     terms = _e.exp(_e.subtract(a, shift))
     if b is not None:
         terms = call_broadcasting(fn, _e.multiply, terms, as_tensor(b, fn))
@@ -472,7 +472,7 @@ def softmax(x, axis=None):
     [[0.25, 0.25],
      [0.25, 0.25]]
     """
-    return _nxr.softmax(as_tensor(x, "rune.scipy.special.softmax"), axis=axis)
+    return _exps.softmax(as_tensor(x, "rune.scipy.special.softmax"), axis=axis)
 
 
 def log_softmax(x, axis=None):
@@ -491,7 +491,7 @@ def log_softmax(x, axis=None):
     >>> print(special.log_softmax(nx.array([0.0, 0.0])))
     float64 [2] [-0.6931471805599453, -0.6931471805599453]
     """
-    return _nxr.log_softmax(as_tensor(x, "rune.scipy.special.log_softmax"), axis=axis)
+    return _exps.log_softmax(as_tensor(x, "rune.scipy.special.log_softmax"), axis=axis)
 
 
 def _incomplete(prim, name, *args):

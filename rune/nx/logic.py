@@ -1,22 +1,26 @@
-"""Comparing, selecting and rounding, elementwise.
+"""Logic functions: truth tests, array contents, array type, logical operations, comparison.
 
-These are piecewise: comparisons, logical functions, predicates and
-rounding are piecewise constant (their derivative is zero, and a bool
-output carries none); maximum, minimum, clip and where pass the derivative
-of the argument they select, and split it evenly at ties (see `nx.math`).
+numpy's "Logic functions": `all`, `any`, `isfinite`, `isinf`, `isnan`,
+`iscomplex`, `isreal`, `logical_and`..., `allclose`, `isclose`, `equal`,
+`less`... They are piecewise constant: their derivative is zero, and a bool
+output carries none. Each applies to tensors, numpy arrays and Python
+numbers alike, with numpy's broadcasting; a shape mismatch raises a
+ValueError naming the function and the shapes.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..primitives import elementwise as _e
+from ..primitives import reduce as _r
 from .creation import as_tensor
-from .tensor import Tensor, broadcast_error
+from .tensor import broadcast_error, call_broadcasting, normalize_axes, Tensor
 
 __all__ = [
-    "maximum", "minimum", "clip", "where",
-    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
-    "logical_and", "logical_or", "logical_xor", "logical_not", "isnan", "isfinite", "isinf",
-    "floor", "ceil", "round",
+    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
+    "logical_or", "logical_xor", "logical_not", "isnan", "isfinite", "isinf", "all", "any",
+    "allclose", "isclose", "iscomplex", "isreal",
 ]
 
 
@@ -36,115 +40,6 @@ def _call(fn, prim, *args):
         return prim(*args)
     except ValueError as error:
         raise broadcast_error(fn, error, *args) from None
-
-
-# ------------------------------------------------ selecting and comparing
-
-
-def maximum(x, y):
-    """The larger of x and y, elementwise (nan if either is nan).
-
-    At ties the derivative is split: half to each argument.
-
-    Args:
-      x, y: tensors, numpy arrays or numbers; they broadcast together.
-
-    Raises:
-      TypeError: an argument is not numeric (None, a string).
-      ValueError: shapes that do not broadcast (naming both).
-
-    >>> from rune import nx
-    >>> print(nx.maximum(nx.array([1.0, 5.0]), 3))
-    float64 [2] [3, 5]
-    """
-    return _call("nx.maximum", _e.maximum, x, y)
-
-
-def minimum(x, y):
-    """The smaller of x and y, elementwise; ties split the derivative (see maximum).
-
-    Args:
-      x, y: tensors, numpy arrays or numbers; they broadcast together.
-
-    Raises:
-      TypeError: an argument is not numeric (None, a string).
-      ValueError: shapes that do not broadcast (naming both).
-
-    >>> from rune import nx
-    >>> print(nx.minimum(nx.array([1.0, 5.0]), 3))
-    float64 [2] [1, 3]
-    """
-    return _call("nx.minimum", _e.minimum, x, y)
-
-
-def clip(x, min=None, max=None, *, a_min=None, a_max=None):  # noqa: A002
-    """x limited to [min, max]: minimum(maximum(x, min), max).
-
-    The derivative is 1 inside, 0 outside, and 0.5 at a bound (maximum's
-    and minimum's tie rule). The bounds are named min and max as in the
-    Array API standard and numpy 2's keywords, or a_min and a_max as in
-    numpy's positional names; with no bound, x comes back as it is (numpy 2).
-
-    Args:
-      x: a tensor, numpy array or number.
-      min, max: bounds (numbers or tensors broadcasting with x); None for no bound.
-      a_min, a_max: the same bounds under numpy's names (give one name of each).
-
-    Raises:
-      TypeError: x or a bound is not numeric, or a bound given under both names.
-      ValueError: shapes that do not broadcast.
-
-    >>> from rune import nx
-    >>> print(nx.clip(nx.array([-2.0, 0.5, 3.0]), 0, 1))
-    float64 [3] [0, 0.5, 1]
-    """
-    low, high = _one_bound(min, a_min, "min"), _one_bound(max, a_max, "max")
-    if low is None and high is None:
-        return as_tensor(x, "nx.clip")
-    if low is not None:
-        x = _call("nx.clip", _e.maximum, x, low)
-    if high is not None:
-        x = _call("nx.clip", _e.minimum, x, high)
-    return x
-
-
-def _one_bound(standard, numpys, name):
-    if standard is not None and numpys is not None:
-        raise TypeError(f"nx.clip: {name} and a_{name} name the same bound; give one of them")
-    return numpys if standard is None else standard
-
-
-_NOT_GIVEN = object()  # where's x1 and x2 (None is not a number, so it is an error)
-
-
-def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /):
-    """x1 where condition is true, x2 elsewhere; the three broadcast together.
-    With the condition alone, `nx.nonzero(condition)`: the indices where it holds.
-
-    The derivative flows to x1 where the condition holds and to x2 elsewhere;
-    the condition has none. The arguments are positional (numpy's where takes
-    no keywords either); x1 and x2 are the Array API standard's names.
-
-    Args:
-      condition: a boolean tensor (nonzero numbers count as true).
-      x1, x2: tensors, numpy arrays or numbers; both or neither.
-
-    Raises:
-      TypeError: an argument is not numeric (None, a string).
-      ValueError: only one of x and y, or shapes that do not broadcast (naming all three).
-
-    >>> from rune import nx
-    >>> x = nx.array([-1.0, 2.0])
-    >>> print(nx.where(x > 0, x, 0), nx.where(x > 0))
-    float64 [2] [0, 2] (Tensor(int64 [1] [1]),)
-    """
-    if x1 is _NOT_GIVEN and x2 is _NOT_GIVEN:
-        from .sorting import nonzero  # sorting builds on this module
-        return nonzero(condition)
-    if x1 is _NOT_GIVEN or x2 is _NOT_GIVEN:
-        raise ValueError("nx.where: give both x and y (x1 and x2), or neither (for the "
-                         "indices where condition holds); got one of them")
-    return _call("nx.where", _e.where, condition, x1, x2)
 
 
 def equal(x, y):
@@ -364,57 +259,138 @@ def isinf(x):
     return _e.isinf(x)
 
 
-# ------------------------------------------------------------- rounding
-
-
-def floor(x):
-    """The largest integer not above x, elementwise (derivative zero).
+def all(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
+    """Whether every element over `axis` is true (nonzero); a bool tensor.
 
     Args:
-      x: a real tensor, numpy array or number.
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
 
     Raises:
-      TypeError: x is complex, or not numeric.
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
-    >>> print(nx.floor(nx.array([1.5, -1.5])))
-    float64 [2] [1, -2]
+    >>> print(nx.all(nx.array([[True, False], [True, True]]), axis=1))
+    bool [2] [False, True]
     """
-    return _e.floor(x)
+    x = as_tensor(x, "nx.all", result_is_new=True)
+    return _r.all(x, axis=normalize_axes(axis, len(x.shape), "nx.all"), keepdims=keepdims)
 
 
-def ceil(x):
-    """The smallest integer not below x, elementwise (derivative zero).
+def any(x, axis=None, keepdims=False):  # noqa: A001  (numpy's name)
+    """Whether some element over `axis` is true (nonzero); a bool tensor.
 
     Args:
-      x: a real tensor, numpy array or number.
+      x: a tensor, numpy array, number or nested lists of numbers.
+      axis: None (all axes), an int or a tuple of ints; negative counts from the end.
+      keepdims: keep the reduced axes, with size 1.
 
     Raises:
-      TypeError: x is complex, or not numeric.
+      TypeError: x is not numeric, or an axis is not an int.
+      ValueError: an axis out of range or repeated.
 
     >>> from rune import nx
-    >>> print(nx.ceil(nx.array([1.5, -1.5])))
-    float64 [2] [2, -1]
+    >>> print(nx.any(nx.array([0.0, 0.0, 2.0])))
+    bool [] True
     """
-    return _e.ceil(x)
+    x = as_tensor(x, "nx.any", result_is_new=True)
+    return _r.any(x, axis=normalize_axes(axis, len(x.shape), "nx.any"), keepdims=keepdims)
 
 
-def round(x, decimals=0):  # noqa: A001  (numpy's name)
-    """x rounded to `decimals` decimals, halves to even as numpy does (derivative zero).
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    """Whether a and b are equal within tolerance everywhere: a Python bool.
+
+    Elementwise |a - b| <= atol + rtol * |b|, broadcasting as numpy does.
 
     Args:
-      x: a tensor, numpy array or number (complex: both parts are rounded).
-      decimals: an int; negative rounds to tens, hundreds...
+      a, b: tensors, numpy arrays or numbers.
+      rtol, atol: the relative and absolute tolerances.
+      equal_nan: count nan as equal to nan.
 
     Raises:
-      TypeError: decimals is not an int, or x is not numeric.
+      TypeError: a or b is not numeric.
+      ValueError: shapes that do not broadcast (naming both).
+      rune.TracedValueError: under jit or vmap, where there are no values to
+        compare (use the elementwise comparisons instead).
 
     >>> from rune import nx
-    >>> print(nx.round(nx.array([1.2345, -1.2345]), 2))
-    float64 [2] [1.23, -1.23]
-    >>> print(nx.round(nx.array([0.5, 1.5, 2.5])))
-    float64 [3] [0, 2, 2]
+    >>> nx.allclose(nx.array([1.0, 2.0]), [1.0, 2.0 + 1e-9])
+    True
     """
-    if not isinstance(decimals, int) or isinstance(decimals, bool):
-        raise TypeError(f"nx.round: decimals must be an int, got {decimals!r}")
-    return _e.round_(x, decimals=decimals)
+    values = [v._concrete("nx.allclose", lossless=True) if isinstance(v, Tensor) else v
+              for v in (a, b)]
+    try:
+        return bool(np.allclose(values[0], values[1], rtol=rtol, atol=atol, equal_nan=equal_nan))
+    except ValueError as error:
+        raise broadcast_error("nx.allclose", error, *values) from None
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether a and b are equal within |a - b| <= atol + rtol * |b|, elementwise
+    (infinities are close only to themselves; NaN to nothing, unless equal_nan).
+
+    Args:
+      a, b: tensors, numpy arrays or numbers; they broadcast together.
+      rtol: the relative tolerance (of |b|).
+      atol: the absolute tolerance.
+      equal_nan: count NaN as close to NaN.
+
+    Raises:
+      TypeError: an argument is not numeric.
+      ValueError: shapes that do not broadcast (naming both).
+
+    >>> from rune import nx
+    >>> print(nx.isclose(nx.array([1.0, 1.1, float("nan")]), 1.0 + 1e-9))
+    bool [3] [True, False, False]
+    """
+    a, b = as_tensor(a, "nx.isclose"), as_tensor(b, "nx.isclose")
+
+    def close(a, b):
+        finite = _e.logical_and(_e.isfinite(a), _e.isfinite(b))
+        a_, b_ = _e.where(finite, a, 0), _e.where(finite, b, 0)  # no inf - inf
+        near = _e.less_equal(_e.absolute(_e.subtract(a_, b_)),
+                             _e.add(atol, _e.multiply(rtol, _e.absolute(b_))))
+        out = _e.logical_or(_e.logical_and(near, finite), _e.equal(a, b))
+        if equal_nan:
+            out = _e.logical_or(out, _e.logical_and(_e.isnan(a), _e.isnan(b)))
+        return out
+
+    return call_broadcasting("nx.isclose", close, a, b)
+
+
+def iscomplex(x):
+    """True where x has a nonzero imaginary part (all False for real dtypes).
+
+    Args:
+      x: a tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is not numeric.
+
+    >>> from rune import nx
+    >>> print(nx.iscomplex(nx.array([1 + 1j, 2 + 0j])))
+    bool [2] [True, False]
+    """
+    return _e.not_equal(_e.imag(as_tensor(x, "nx.iscomplex")), 0)
+
+
+def isreal(x):
+    """True where x's imaginary part is zero (all True for real dtypes).
+
+    Args:
+      x: a tensor, numpy array or number.
+
+    Raises:
+      TypeError: x is not numeric.
+
+    >>> from rune import nx
+    >>> print(nx.isreal(nx.array([1 + 1j, 2 + 0j])))
+    bool [2] [False, True]
+    """
+    return _e.equal(_e.imag(as_tensor(x, "nx.isreal")), 0)
+
+
+def _reduce_any(x):
+    return _r.any(x, axis=tuple(range(x.ndim)), keepdims=False)

@@ -1,19 +1,24 @@
-"""Trigonometric and hyperbolic functions, elementwise: sin, arctan2, tanh...
+"""Trigonometric functions: sin, cos, tan, arcsin, arctan2, hypot, degrees, radians...
 
-The notes of `math.py` hold (numpy's broadcasting and promotion; complex
+numpy's "Mathematical functions: trigonometric functions", with numpy 2's
+names (`acos`, `asin`, `atan`, `atan2`).
+
+The notes of `math/arithmetic.py` hold (numpy's broadcasting and promotion; complex
 arguments use the complex derivative f'(z)). The derivative rules are the
 primitives' in `rune/primitives/elementwise.py`.
+
+hypot's derivative at the origin is 0 (like abs'(0)).
 """
 
 from __future__ import annotations
 
-from ..primitives import elementwise as _e
-from .array_api import tanh_at_complex_infinities
-from .tensor import call_broadcasting
+from ...primitives import elementwise as _e
+from ..tensor import call_broadcasting
+from .complex import _real_pair, real_tensor
 
 __all__ = [
-    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2",
-    "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "hypot", "deg2rad", "rad2deg",
+    "radians", "degrees", "acos", "asin", "atan", "atan2",
 ]
 
 
@@ -131,98 +136,60 @@ def arctan2(y, x):
     return call_broadcasting("nx.arctan2", _e.arctan2, y, x)
 
 
-def sinh(x):
-    """The hyperbolic sine.
+_PI = 3.141592653589793
+
+
+def hypot(x1, x2):
+    """`sqrt(x1**2 + x2**2)` without overflow; derivative 0 at the origin.
 
     Args:
-      x: a tensor, numpy array or number (real or complex).
+      x1, x2: real tensors, numpy arrays or numbers; they broadcast together.
 
     Raises:
-      TypeError: x is not numeric (None, a string).
+      TypeError: an argument is complex, or not numeric.
+      ValueError: shapes that do not broadcast (naming both).
 
     >>> from rune import nx
-    >>> print(nx.sinh(nx.array([0.0, 1.0])))
-    float64 [2] [0, 1.1752011936438014]
+    >>> print(nx.hypot(nx.array([3.0, 1e200]), 4.0))
+    float64 [2] [5, 1e+200]
     """
-    return _e.sinh(x)
+    return _real_pair("nx.hypot", _e.hypot, x1, x2)
 
 
-def cosh(x):
-    """The hyperbolic cosine.
+def deg2rad(x):
+    """Degrees to radians: x * pi / 180 (alias nx.radians).
 
     Args:
-      x: a tensor, numpy array or number (real or complex).
+      x: a real tensor, numpy array or number.
 
     Raises:
-      TypeError: x is not numeric (None, a string).
+      TypeError: x is complex, or not numeric.
 
     >>> from rune import nx
-    >>> print(nx.cosh(nx.array([0.0, 1.0])))
-    float64 [2] [1, 1.5430806348152437]
+    >>> print(nx.deg2rad(nx.array([180.0, 90.0])))
+    float64 [2] [3.141592653589793, 1.5707963267948966]
     """
-    return _e.cosh(x)
+    return _e.multiply(real_tensor(x, "nx.deg2rad", floats=True), _PI / 180)
 
 
-def tanh(x):
-    """The hyperbolic tangent.
+def rad2deg(x):
+    """Radians to degrees: x * 180 / pi (alias nx.degrees).
 
     Args:
-      x: a tensor, numpy array or number (real or complex).
+      x: a real tensor, numpy array or number.
 
     Raises:
-      TypeError: x is not numeric (None, a string).
+      TypeError: x is complex, or not numeric.
 
     >>> from rune import nx
-    >>> print(nx.tanh(nx.array([0.0, 1.0])))
-    float64 [2] [0, 0.7615941559557649]
+    >>> print(nx.rad2deg(nx.array([3.141592653589793, 1.0])))
+    float64 [2] [180, 57.29577951308232]
     """
-    out = _e.tanh(x)  # and where x is a complex infinity, the standard's signs:
-    return tanh_at_complex_infinities(x, out) if out.dtype.kind == "c" else out
+    return _e.multiply(real_tensor(x, "nx.rad2deg", floats=True), 180 / _PI)
 
 
-def arcsinh(x):
-    """The inverse hyperbolic sine.
-
-    Args:
-      x: a tensor, numpy array or number (real or complex).
-
-    Raises:
-      TypeError: x is not numeric (None, a string).
-
-    >>> from rune import nx
-    >>> print(nx.arcsinh(nx.array([0.0, 1.0])))
-    float64 [2] [0, 0.881373587019543]
-    """
-    return _e.arcsinh(x)
+radians = deg2rad
+degrees = rad2deg
 
 
-def arccosh(x):
-    """The inverse hyperbolic cosine; nan below 1 for real x.
-
-    Args:
-      x: a tensor, numpy array or number (real or complex).
-
-    Raises:
-      TypeError: x is not numeric (None, a string).
-
-    >>> from rune import nx
-    >>> print(nx.arccosh(nx.array([1.0, 2.0])))
-    float64 [2] [0, 1.3169578969248168]
-    """
-    return _e.arccosh(x)
-
-
-def arctanh(x):
-    """The inverse hyperbolic tangent; nan outside [-1, 1] for real x.
-
-    Args:
-      x: a tensor, numpy array or number (real or complex).
-
-    Raises:
-      TypeError: x is not numeric (None, a string).
-
-    >>> from rune import nx
-    >>> print(nx.arctanh(nx.array([0.0, 0.5])))
-    float64 [2] [0, 0.5493061443340549]
-    """
-    return _e.arctanh(x)
+acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2

@@ -1,105 +1,57 @@
-"""`nx.linalg`: inverse, solve, determinants, Cholesky, norms (the solvers and
-numpy 2's array-API names are in rune/nx/solvers.py, re-exported at the end).
+"""Norms and other numbers: norm, cond, det, slogdet, matrix_rank, trace.
 
-Each function takes a matrix or a stack of matrices in the last two axes
-(numpy's convention) and works for float32, float64, complex64 and
-complex128; integer input is computed in float64, as numpy does. The
-derivative rules are in rune/primitives/linalg.py; norm is a composition.
+numpy's "Linear algebra: norms and other numbers", with numpy 2's
+`vector_norm` and `matrix_norm`. det and slogdet are primitives
+(rune/primitives/linalg.py); norm, cond and matrix_rank are compositions,
+so their derivatives are those of the singular values, inv and the norms.
 """
+
+from __future__ import annotations
 
 from collections import namedtuple
 
 import numpy as np
 
-from ..primitives import elementwise as _e
-from ..primitives import linalg as _l
-from ..primitives import reduce as _r
-from ..primitives import shape as _s
-from .aliases import matrix_transpose
-from .creation import as_tensor
-from .decompositions import eig, eigh, eigvals, eigvalsh, qr, svd
-from .reductions import normalize_axes
+from .. import creation as _creation
+from .. import indexing as _indexing
+from .. import logic as _logic
+from ...primitives import elementwise as _e
+from ...primitives import linalg as _l
+from ...primitives import reduce as _r
+from ...primitives import shape as _s
+from ...primitives.linalg import singular_values as _singular_values
+from ..creation import as_tensor, eye
+from ..indexing import _diagonal
+from ..manipulation import shape as _shape
+from ..math import extrema as _extrema
+from ..math import miscellaneous as _misc
+from ..sorting import count_nonzero
+from ..tensor import normalize_axes, TracedValueError
+from .decompositions import eigvalsh
+from .products import _inexact, _square, LinAlgError
+from .solvers import _default_rtol, _matrices, _tolerance, inv
 
-__all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm", "vector_norm", "matrix_norm",
-           "svdvals", "svd", "eigh", "eigvalsh", "eig", "eigvals", "qr", "pinv", "lstsq",
-           "matrix_power", "matrix_rank", "cond", "multi_dot", "tensorsolve", "tensorinv",
-           "matmul", "matrix_transpose", "vecdot", "tensordot", "outer", "trace", "diagonal",
-           "cross"]
-
-LinAlgError = np.linalg.LinAlgError
-
-
-def _square(a, fn, name="a"):
-    """a as a tensor holding square matrices in its last two axes, or a ValueError."""
-    a = as_tensor(a, fn)
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"{fn}: {name} must be a square matrix (or a stack of them in the "
-                         f"last two axes), got shape {a.shape}")
-    return a
+__all__ = ["trace"]
 
 
-def inv(a):
-    """The inverse of a square matrix (of each matrix in a stack).
-
-    Derivative: d inv(A) = -inv(A) dA inv(A).
+def trace(x, offset=0, axis1=0, axis2=1):
+    """The sum of the diagonal of x over axes (axis1, axis2).
 
     Args:
-      a: a square matrix (M, M), or a stack of them (..., M, M).
+      x: a tensor with at least two axes (or a numpy array, nested lists).
+      offset: an int: above the main diagonal if positive, below if negative.
+      axis1, axis2: the two axes (distinct ints).
 
     Raises:
-      TypeError: a is not numeric.
-      ValueError: a is not square in its last two axes.
-      LinAlgError: a is singular (numpy.linalg.LinAlgError, a ValueError).
+      TypeError: x is not numeric, or offset or an axis is not an int.
+      ValueError: fewer than two axes, an axis out of range, or axis1 == axis2.
 
     >>> from rune import nx
-    >>> print(nx.linalg.inv(nx.array([[2., 0.], [0., 4.]])))
-    float64 [2, 2]
-    [[ 0.5,    0],
-     [   0, 0.25]]
+    >>> print(nx.trace(nx.array([[1.0, 2.0], [3.0, 4.0]])))
+    float64 [] 5
     """
-    return _l.inv(_square(a, "nx.linalg.inv"))
-
-
-def solve(a, b):
-    """The solution x of a @ x = b.
-
-    Derivative: dx = solve(a, db - da x).
-
-    Args:
-      a: a square matrix (..., M, M).
-      b: a vector (M,), or a matrix (..., M, K) (several right-hand sides);
-        leading axes of a and b broadcast, as in numpy 2.
-
-    Returns:
-      x, of shape (..., M) for a vector b, (..., M, K) otherwise.
-
-    Raises:
-      TypeError: a or b is not numeric.
-      ValueError: a not square, b's rows not matching a's size, or leading
-        axes that do not broadcast.
-      LinAlgError: a is singular.
-
-    >>> from rune import nx
-    >>> print(nx.linalg.solve(nx.array([[2., 0.], [0., 4.]]), nx.array([1., 1.])))
-    float64 [2] [0.5, 0.25]
-    """
-    a = _square(a, "nx.linalg.solve")
-    b = as_tensor(b, "nx.linalg.solve")
-    m = a.shape[-1]
-    vector = b.ndim == 1
-    if b.ndim == 0 or b.shape[0 if vector else -2] != m:
-        raise ValueError(
-            f"nx.linalg.solve: b of shape {b.shape} does not fit a of shape {a.shape}: b must "
-            f"be a vector of size {m} or a matrix (..., {m}, K)"
-        )
-    if vector:
-        return _s.reshape(_l.solve(a, _s.reshape(b, shape=(m, 1))), shape=a.shape[:-1])
-    try:
-        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    except ValueError:
-        raise ValueError(f"nx.linalg.solve: the leading (batch) axes of a {a.shape} and b "
-                         f"{b.shape} do not broadcast") from None
-    return _l.solve(a, b)
+    d = _diagonal(x, offset, axis1, axis2, "nx.trace")
+    return _r.sum(d, axis=(len(d.shape) - 1,), keepdims=False)
 
 
 def det(a):
@@ -155,37 +107,6 @@ def slogdet(a):
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 
-
-def cholesky(a, upper=False):
-    """The lower-triangular L with L @ L^H = a, for a Hermitian positive-definite a.
-
-    Only the lower triangle of a is read (as in numpy). The derivative is
-    taken along the Hermitian part of dA (dA + dA^H) / 2, as JAX does: the
-    derivative for symmetric perturbations, which is what a function of a
-    symmetric matrix needs. dL = L Phi(L^-1 dA L^-H), Phi keeping the lower
-    triangle and half the diagonal.
-
-    Args:
-      a: a square matrix (M, M), or a stack of them (..., M, M).
-      upper: return the upper-triangular U = L^H (with U^H U = a) instead
-        (the Array API's keyword).
-
-    Raises:
-      TypeError: a is not numeric.
-      ValueError: a is not square in its last two axes.
-      LinAlgError: a is not positive definite (the factorization fails).
-
-    >>> from rune import nx
-    >>> print(nx.linalg.cholesky(nx.array([[4., 2.], [2., 2.]])))
-    float64 [2, 2]
-    [[2, 0],
-     [1, 1]]
-    """
-    lower = _l.cholesky(_square(a, "nx.linalg.cholesky"))
-    return _e.conj(matrix_transpose(lower)) if upper else lower
-
-
-# -------------------------------------------------------------------- norm
 
 _VECTOR_ORDS = "None, 2, 1, inf, -inf, 0 or another number"
 _MATRIX_ORDS = "None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf"
@@ -343,34 +264,121 @@ def matrix_norm(x, keepdims=False, ord="fro"):  # noqa: A002  (the standard's na
     return _matrix_norm(x, ord, x.ndim - 2, x.ndim - 1, keepdims)
 
 
-def svdvals(x):
-    """The singular values of the matrices in x's last two axes, largest first.
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):  # noqa: N803  (numpy's name)
+    """The number of singular values above a tolerance (numpy.linalg.matrix_rank).
 
-    Differentiable to any order where the singular values are distinct (the
-    derivative of a repeated one is infinite, as in JAX).
+    An integer: it has no derivative (the census lists it so).
 
     Args:
-      x: a tensor with at least two axes (or numpy array, nested lists).
+      A: a matrix (M, N) or a stack of them; a vector or a number has rank 1
+        unless it is all zeros.
+      tol: the absolute tolerance (a number, or an array broadcasting over
+        the stack); default rtol times the largest singular value.
+      hermitian: A is Hermitian: the singular values are then the absolute
+        eigenvalues (eigvalsh, reading the lower triangle), as in numpy.
+      rtol: the relative tolerance; default max(M, N) * eps.
+
+    Returns:
+      An int64 tensor of the stack's shape.
+
+    Raises:
+      TypeError: A is not numeric, or tol/rtol is not a real number.
+      ValueError: both tol and rtol are given.
+
+    >>> from rune import nx
+    >>> print(nx.linalg.matrix_rank(nx.array([[1.0, 2.0], [2.0, 4.0]])))
+    int64 [] 1
+    """
+    fn = "nx.linalg.matrix_rank"
+    A = as_tensor(A, fn)  # noqa: N806
+    if tol is not None and rtol is not None:
+        raise ValueError(f"{fn}: give tol or rtol, not both (tol={tol!r}, rtol={rtol!r})")
+    if A.ndim < 2:
+        return _creation.astype(_logic.any(A != 0), np.int64)
+    A = _inexact(A)  # noqa: N806
+    s = _misc.abs(eigvalsh(A)) if hermitian else _singular_values(A)
+    if tol is None:
+        rtol = _default_rtol(s) if rtol is None else _tolerance(rtol, fn, "rtol")
+        largest = _extrema.max(s, axis=-1, keepdims=True) if s.shape[-1] else 0.0
+        tol = largest * _last_axis(rtol)
+    else:
+        tol = _last_axis(_tolerance(tol, fn, "tol"))
+    return _creation.astype(count_nonzero(s > tol, axis=-1), np.int64)
+
+
+def _last_axis(value):
+    """A tolerance per matrix as a column against the singular values' last axis."""
+    return value[..., None] if isinstance(value, np.ndarray) else value
+
+
+_COND_NUMBERS = (1, -1, 2, -2, np.inf, -np.inf)
+
+
+def cond(x, p=None):
+    """The condition number of a matrix (of each in a stack), numpy.linalg.cond.
+
+    p = None, 2 or -2: the ratio of the largest and smallest singular values
+    (any shape of matrix); the other p: norm(x, p) * norm(inv(x), p) (square
+    matrices). A singular matrix has condition number inf, as in numpy; there
+    the derivative does not exist and comes out inf or NaN. The derivative
+    is that of the singular values (distinct ones from the second derivative
+    on) or of the norms and inv. Under rune.jit, a singular matrix with p
+    other than None, 2, -2 raises LinAlgError (inv's), as the traced graph
+    cannot branch on it.
+
+    Args:
+      x: a matrix (M, N), or a stack of them (..., M, N).
+      p: None, 2, -2, 'fro', 'nuc', 1, -1, inf or -inf.
 
     Raises:
       TypeError: x is not numeric.
-      ValueError: fewer than two axes.
+      ValueError: x has fewer than two axes, p is not one of the above, or
+        x is not square for a p other than None, 2, -2.
+      LinAlgError: x is empty.
 
     >>> from rune import nx
-    >>> print(nx.round(nx.linalg.svdvals(nx.array([[0.0, 2.0], [3.0, 0.0]])), 12))
-    float64 [2] [3, 2]
+    >>> print(nx.linalg.cond(nx.array([[1.0, 0.0], [0.0, 4.0]])),
+    ...       nx.linalg.cond(nx.array([[1.0, 1.0], [0.0, 1.0]]), 1))
+    float64 [] 4 float64 [] 4
     """
-    x = _inexact(as_tensor(x, "nx.linalg.svdvals"))
-    if x.ndim < 2:
-        raise ValueError(f"nx.linalg.svdvals: expected at least 2 axes, got shape {x.shape}")
-    return _l.singular_values(x)
+    fn = "nx.linalg.cond"
+    x = _inexact(_matrices(x, fn, "x"))
+    if not (p is None or p in (("fro", "nuc") if isinstance(p, str) else _COND_NUMBERS)):
+        raise ValueError(f"{fn}: invalid p {p!r}; expected None, 2, -2, 'fro', 'nuc', 1, -1, "
+                         f"inf or -inf")
+    if 0 in x.shape[-2:]:
+        raise LinAlgError(f"{fn}: cond is not defined on empty matrices, got shape {x.shape}")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p is None or p in (2, -2):
+            s = _singular_values(x)
+            largest, smallest = s[..., 0], s[..., -1]
+            r = smallest / largest if p == -2 else largest / smallest
+        else:
+            r = _norm_times_inverse_norm(_square(x, fn, "x"), p)
+        return _nan_means_inf(r, x)
 
 
-def _inexact(x):
-    return x if x.dtype.kind in "fc" else _e.astype(x, dtype=np.dtype(np.float64))
+def _nan_means_inf(r, x):
+    """numpy's rule: a NaN condition number (0/0, inf/inf) is inf, unless x holds a NaN."""
+    try:
+        if not np.isnan(r._concrete("nx.linalg.cond", lossless=True)).any():
+            return r  # the common case, without six more operations
+    except TracedValueError:
+        pass
+    nan_free = _logic.logical_not(_logic.any(_logic.isnan(x), axis=(x.ndim - 2, x.ndim - 1)))
+    return _indexing.where(_logic.logical_and(_logic.isnan(r), nan_free), np.inf, r)
 
 
-# solvers.py composes the functions above: imported once they exist.
-from .solvers import (cond, cross, diagonal, lstsq, matmul, matrix_power, matrix_rank,  # noqa: E402
-                      matrix_transpose, multi_dot, outer, pinv, tensordot, tensorinv,
-                      tensorsolve, trace, vecdot)
+def _norm_times_inverse_norm(x, p):
+    axes = (-2, -1)
+    try:
+        return norm(x, p, axis=axes) * norm(inv(x), p, axis=axes)
+    except LinAlgError:  # some matrix of the stack is singular: inf there, as numpy
+        pass
+    # slogdet's sign is 0 exactly where LU finds a zero pivot, where inv fails
+    singular = slogdet(x)[0] == 0
+    matrix_of_flags = _shape.reshape(singular, singular.shape + (1, 1))
+    safe = _indexing.where(matrix_of_flags, eye(x.shape[-1], dtype=x.dtype), x)
+    size = norm(x, p, axis=axes)
+    # inf * size: infinite, with an infinite or NaN derivative rather than a quiet 0
+    return _indexing.where(singular, size * np.inf, size * norm(inv(safe), p, axis=axes))

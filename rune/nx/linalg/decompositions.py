@@ -1,4 +1,6 @@
-"""`nx.linalg`'s decompositions: svd, eigh, eigvalsh, eig, eigvals, qr.
+"""Decompositions and eigenvalues: cholesky, qr, svd, eig, eigh, eigvals, eigvalsh, svdvals.
+
+numpy's "Linear algebra: decompositions" and "matrix eigenvalues".
 
 Each takes a matrix or a stack of matrices in the last two axes and returns
 what numpy 2 returns, with numpy's result names (`SVDResult`, `EighResult`,
@@ -18,24 +20,24 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..core import Tensor
-from ..primitives import decompositions as _d
-from ..primitives import elementwise as _e
-from ..primitives import linalg as _l
-from ..primitives import shape as _s
-from .creation import as_tensor
-from .math import absolute, sign
-from .shapes import flip
-from .sorting import argsort, sort, take_along_axis
+from ...primitives import decompositions as _d
+from ...primitives import elementwise as _e
+from ...primitives import linalg as _l
+from ...primitives import shape as _s
+from ..creation import as_tensor
+from ..indexing import take_along_axis
+from ..manipulation.rearranging import flip
+from ..manipulation.transpose_like import matrix_transpose
+from ..math.miscellaneous import absolute, sign
+from ..sorting import argsort, sort
+from ..tensor import Tensor
+from .products import LinAlgError, _inexact, _square  # noqa: F401  (LinAlgError: Raises:)
 
-__all__ = ["svd", "eigh", "eigvalsh", "eig", "eigvals", "qr"]
 
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
-
-LinAlgError = np.linalg.LinAlgError
 
 
 def _matrices(a, fn, square=False):
@@ -56,9 +58,6 @@ def _eager(a):
 
 def _tensors(kind, values):
     return kind(*(Tensor(v) for v in values))
-
-
-# ------------------------------------------------------------------ svd
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
@@ -134,9 +133,6 @@ def _hermitian_svd(a, compute_uv):
     return SVDResult(u, s, vh)
 
 
-# ------------------------------------------------------------------ eigh
-
-
 def _lower(uplo, fn):
     if not isinstance(uplo, str) or uplo.upper() not in ("L", "U"):
         raise ValueError(f"{fn}: UPLO must be 'L' or 'U' (the triangle to read), got {uplo!r}")
@@ -208,9 +204,6 @@ def eigvalsh(a, UPLO="L"):  # noqa: N803  (numpy's name)
     return _d.eigh_values(a, lower=_lower(UPLO, fn))
 
 
-# ------------------------------------------------------------------- eig
-
-
 def eig(a):
     """Eigenvalues and right eigenvectors of a general square matrix (numpy.linalg.eig).
 
@@ -269,8 +262,6 @@ def eigvals(a):
     return _d.eig_values(_matrices(a, "nx.linalg.eigvals", square=True))
 
 
-# -------------------------------------------------------------------- qr
-
 _QR_MODES = ("reduced", "complete", "r")
 
 
@@ -323,3 +314,55 @@ def qr(a, mode="reduced"):
         return QRResult(_d.qr_q(a, complete=True),
                         _s.concatenate(r, zeros, axis=len(r.shape) - 2))
     return QRResult(_d.qr_q(a, complete=False), r)
+
+
+def cholesky(a, upper=False):
+    """The lower-triangular L with L @ L^H = a, for a Hermitian positive-definite a.
+
+    Only the lower triangle of a is read (as in numpy). The derivative is
+    taken along the Hermitian part of dA (dA + dA^H) / 2, as JAX does: the
+    derivative for symmetric perturbations, which is what a function of a
+    symmetric matrix needs. dL = L Phi(L^-1 dA L^-H), Phi keeping the lower
+    triangle and half the diagonal.
+
+    Args:
+      a: a square matrix (M, M), or a stack of them (..., M, M).
+      upper: return the upper-triangular U = L^H (with U^H U = a) instead
+        (the Array API's keyword).
+
+    Raises:
+      TypeError: a is not numeric.
+      ValueError: a is not square in its last two axes.
+      LinAlgError: a is not positive definite (the factorization fails).
+
+    >>> from rune import nx
+    >>> print(nx.linalg.cholesky(nx.array([[4., 2.], [2., 2.]])))
+    float64 [2, 2]
+    [[2, 0],
+     [1, 1]]
+    """
+    lower = _l.cholesky(_square(a, "nx.linalg.cholesky"))
+    return _e.conj(matrix_transpose(lower)) if upper else lower
+
+
+def svdvals(x):
+    """The singular values of the matrices in x's last two axes, largest first.
+
+    Differentiable to any order where the singular values are distinct (the
+    derivative of a repeated one is infinite, as in JAX).
+
+    Args:
+      x: a tensor with at least two axes (or numpy array, nested lists).
+
+    Raises:
+      TypeError: x is not numeric.
+      ValueError: fewer than two axes.
+
+    >>> from rune import nx
+    >>> print(nx.round(nx.linalg.svdvals(nx.array([[0.0, 2.0], [3.0, 0.0]])), 12))
+    float64 [2] [3, 2]
+    """
+    x = _inexact(as_tensor(x, "nx.linalg.svdvals"))
+    if x.ndim < 2:
+        raise ValueError(f"nx.linalg.svdvals: expected at least 2 axes, got shape {x.shape}")
+    return _l.singular_values(x)

@@ -1,21 +1,36 @@
-"""Products of tensors: matmul, dot, inner, outer, tensordot, einsum.
+"""Matrix and vector products: matmul, dot, vdot, inner, outer, tensordot, einsum, kron...
 
-matmul and einsum are primitives (rune/primitives/linalg.py); dot, inner,
-outer and tensordot are compositions of matmul, reshape and transpose.
+numpy's "Linear algebra: matrix and vector products", with numpy 2's
+`vecdot`, `matvec` and `vecmat`, and `nx.linalg`'s `matrix_power` and
+`multi_dot`. matmul and einsum are primitives (rune/primitives/linalg.py);
+dot, inner, outer and tensordot are compositions of matmul, reshape and
+transpose. `LinAlgError` (numpy's) is defined here, at the bottom of
+`nx.linalg`.
 """
+
+from __future__ import annotations
 
 import operator
 import string
 
 import numpy as np
 
-from ..primitives import elementwise as _e
-from ..primitives import linalg as _l
-from ..primitives import shape as _s
-from .creation import as_tensor
-from .tensor import Tensor
+from ...primitives import elementwise as _e
+from ...primitives import linalg as _l
+from ...primitives import reduce as _r
+from ...primitives import shape as _s
+from ..creation import as_tensor, eye
+from ..manipulation import dimensions as _dimensions
+from ..manipulation import shape as _shape
+from ..manipulation.shape import reshape
+from ..math import arithmetic as _arithmetic
+from ..math.sums_products_differences import sum as _sum
+from ..tensor import Tensor
 
-__all__ = ["matmul", "dot", "inner", "outer", "tensordot", "einsum"]
+__all__ = [
+    "matmul", "dot", "inner", "outer", "tensordot", "einsum", "kron", "vdot", "vecdot",
+    "matvec", "vecmat",
+]
 
 
 def _operands(a, b, fn):
@@ -213,9 +228,6 @@ def _as_matrix(x, order, shape):
     return x if x.shape == shape else _s.reshape(x, shape=shape)
 
 
-# ------------------------------------------------------------------- einsum
-
-
 def einsum(subscripts, *operands):
     """Einstein summation, as numpy's einsum.
 
@@ -368,3 +380,267 @@ def _check_sizes(terms, shapes, fn):
                                  f"size {n} in operand {k}")
             if n != 1 or c not in seen:
                 seen[c] = (n, k)
+
+
+def kron(a, b):
+    """The Kronecker product: block (i, j, ...) is a[i, j, ...] * b. The shorter
+    shape gets leading ones first, as in numpy.
+
+    Args:
+      a, b: tensors (numpy arrays, numbers).
+
+    Raises:
+      TypeError: an argument is not numeric.
+
+    >>> from rune import nx
+    >>> print(nx.kron(nx.eye(2), nx.array([[1.0, 2.0]])))
+    float64 [2, 4]
+    [[1, 2, 0, 0],
+     [0, 0, 1, 2]]
+    """
+    fn = "nx.kron"
+    a, b = as_tensor(a, fn), as_tensor(b, fn)
+    ndim = max(a.ndim, b.ndim)
+    sa = (1,) * (ndim - a.ndim) + tuple(a.shape)
+    sb = (1,) * (ndim - b.ndim) + tuple(b.shape)
+    wide_a = reshape(a, tuple(d for n in sa for d in (n, 1)))
+    wide_b = reshape(b, tuple(d for n in sb for d in (1, n)))
+    return reshape(wide_a * wide_b, tuple(x * y for x, y in zip(sa, sb)))
+
+
+def vdot(a, b):
+    """sum(conj(a) * b) over all elements (a is conjugated; both are flattened).
+
+    Args:
+      a, b: tensors, numpy arrays or nested lists with the same number of elements.
+
+    Raises:
+      TypeError: a or b is not numeric.
+      ValueError: a and b have different sizes.
+
+    >>> from rune import nx
+    >>> print(nx.vdot(nx.array([1j, 2.0]), nx.array([1j, 3.0])))
+    complex128 [] 7+0i
+    """
+    a, b = as_tensor(a, "nx.vdot"), as_tensor(b, "nx.vdot")
+    if a.size != b.size:
+        raise ValueError(f"nx.vdot: a and b have {a.size} and {b.size} elements; they must "
+                         f"have as many")
+    flat_a = _s.reshape(_e.conj(a) if a.dtype.kind == "c" else a, shape=(a.size,))
+    product = _e.multiply(flat_a, _s.reshape(b, shape=(b.size,)))
+    return _r.sum(product, axis=(0,), keepdims=False)
+
+
+LinAlgError = np.linalg.LinAlgError
+
+
+def _square(a, fn, name="a"):
+    """a as a tensor holding square matrices in its last two axes, or a ValueError."""
+    a = as_tensor(a, fn)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"{fn}: {name} must be a square matrix (or a stack of them in the "
+                         f"last two axes), got shape {a.shape}")
+    return a
+
+
+def _inexact(x):
+    return x if x.dtype.kind in "fc" else _e.astype(x, dtype=np.dtype(np.float64))
+
+
+def matrix_power(a, n):
+    r"""a multiplied by itself n times (numpy.linalg.matrix_power), for each matrix
+    in a stack: the identity for n = 0, powers of inv(a) for n < 0.
+
+    The products are numpy's (repeated squaring beyond n = 3), so the values
+    are numpy's; the derivative is that of matmul and inv.
+
+    Args:
+      a: a square matrix (M, M), or a stack of them (..., M, M).
+      n: an integer (a Python int, a numpy integer, or anything with `__index__`).
+
+    Raises:
+      TypeError: a is not numeric, or n is not an integer.
+      ValueError: a is not square in its last two axes.
+      LinAlgError: n < 0 and a is singular.
+
+    >>> from rune import nx
+    >>> a = nx.array([[1.0, 1.0], [0.0, 1.0]])
+    >>> print(nx.linalg.matrix_power(a, 5), nx.linalg.matrix_power(a, -2), sep="\n")
+    float64 [2, 2]
+    [[1, 5],
+     [0, 1]]
+    float64 [2, 2]
+    [[ 1, -2],
+     [ 0,  1]]
+    """
+    from .solvers import inv  # lazy: solvers imports products
+    fn = "nx.linalg.matrix_power"
+    a = _square(a, fn)
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"{fn}: the exponent n must be an integer, got {n!r}") from None
+    if n == 0:
+        return _dimensions.broadcast_to(eye(a.shape[-1], dtype=a.dtype), a.shape)
+    if n < 0:
+        a, n = inv(a), -n
+    if n <= 3:
+        result = a
+        for _ in range(n - 1):
+            result = matmul(result, a)
+        return result
+    power = result = None  # numpy's order of products: a^(2^k) for each bit of n
+    while n > 0:
+        power = a if power is None else matmul(power, power)
+        n, bit = divmod(n, 2)
+        if bit:
+            result = power if result is None else matmul(result, power)
+    return result
+
+
+def multi_dot(arrays, *, out=None):
+    """The product of several matrices, in the cheapest order (numpy.linalg.multi_dot).
+
+    The order is numpy's (the fewest scalar multiplications, by the matrix
+    chain algorithm), so the values are numpy's.
+
+    Args:
+      arrays: a sequence of at least two tensors: matrices, except that the
+        first may be a vector (a row) and the last a vector (a column). With
+        two, it is `nx.dot` of them.
+      out: not supported (tensors are immutable).
+
+    Raises:
+      TypeError: an operand is not numeric, or out is given.
+      ValueError: fewer than two arrays, an operand that is not a matrix
+        (LinAlgError, as numpy), or neighbours whose sizes do not match.
+
+    >>> from rune import nx
+    >>> a, b = nx.ones((10, 100)), nx.ones((100, 5))
+    >>> print(nx.linalg.multi_dot([a, b, nx.ones(5)]).shape)
+    (10,)
+    """
+    fn = "nx.linalg.multi_dot"
+    if out is not None:
+        raise TypeError(f"{fn}: out= is not supported (tensors are immutable); use the result")
+    arrays = [as_tensor(a, fn) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError(f"{fn}: expected at least two arrays, got {len(arrays)}")
+    if len(arrays) == 2:
+        return dot(*arrays)
+    row, column = arrays[0].ndim == 1, arrays[-1].ndim == 1
+    if row:
+        arrays[0] = _shape.reshape(arrays[0], (1, -1))
+    if column:
+        arrays[-1] = _shape.reshape(arrays[-1], (-1, 1))
+    for i, a in enumerate(arrays):
+        if a.ndim != 2:
+            raise LinAlgError(f"{fn}: arrays[{i}] has shape {a.shape}; expected a matrix (the "
+                              f"first and the last may be vectors)")
+    for i in range(len(arrays) - 1):
+        if arrays[i].shape[1] != arrays[i + 1].shape[0]:
+            raise ValueError(f"{fn}: arrays[{i}] of shape {arrays[i].shape} and arrays[{i + 1}] "
+                             f"of shape {arrays[i + 1].shape} do not match")
+    split = _chain_order([a.shape[0] for a in arrays] + [arrays[-1].shape[1]])
+    result = _chain_product(arrays, split, 0, len(arrays) - 1)
+    if row and column:
+        return _shape.reshape(result, ())
+    return _shape.reshape(result, (-1,)) if row or column else result
+
+
+def _chain_order(sizes):
+    """split[i][j]: where the cheapest product of matrices i..j splits (matrix i
+    is sizes[i] x sizes[i + 1]); numpy's dynamic programme, ties to the left."""
+    n = len(sizes) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = np.inf
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + sizes[i] * sizes[k + 1] * sizes[j + 1]
+                if q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+    return split
+
+
+def _chain_product(arrays, split, i, j):
+    if i == j:
+        return arrays[i]
+    k = split[i][j]
+    return matmul(_chain_product(arrays, split, i, k), _chain_product(arrays, split, k + 1, j))
+
+
+def _conj(x):
+    return _e.conj(x) if x.dtype.kind == "c" else x
+
+
+def vecdot(x1, x2, axis=-1):
+    """The dot product of vectors along `axis`, conj(x1) . x2; other axes broadcast.
+
+    Args:
+      x1, x2: tensors (or numpy arrays, nested lists) that broadcast together.
+      axis: the axis of the vectors (an int; negative counts from the end).
+
+    Raises:
+      TypeError: an argument is not numeric.
+      ValueError: shapes that do not broadcast, or sizes along axis that differ.
+
+    >>> from rune import nx
+    >>> print(nx.vecdot(nx.array([[1.0, 2.0], [3.0, 4.0]]), nx.array([1.0, 1.0])))
+    float64 [2] [3, 7]
+    """
+    x1, x2 = as_tensor(x1, "nx.vecdot"), as_tensor(x2, "nx.vecdot")
+    n1, n2 = x1.shape[axis:][:1], x2.shape[axis:][:1]
+    if n1 != n2:
+        raise ValueError(f"nx.vecdot: the vectors along axis {axis} have sizes {n1} and {n2} "
+                         f"(shapes {x1.shape} and {x2.shape})")
+    products = _arithmetic.multiply(_conj(x1), x2)
+    # numpy's sum widens small integers (uint8 to uint64); numpy's vecdot does not
+    return _sum(products, axis=axis, dtype=products.dtype)
+
+
+def matvec(x1, x2):
+    """Matrix times vector over the last axes: (..., m, n) and (..., n) give (..., m).
+
+    Args:
+      x1: a tensor of matrices (at least two axes).
+      x2: a tensor of vectors (at least one axis); leading axes broadcast.
+
+    Raises:
+      TypeError: an argument is not numeric.
+      ValueError: too few axes, or sizes that do not match.
+
+    >>> from rune import nx
+    >>> print(nx.matvec(nx.array([[1.0, 2.0], [3.0, 4.0]]), nx.array([1.0, 1.0])))
+    float64 [2] [3, 7]
+    """
+    x1, x2 = as_tensor(x1, "nx.matvec"), as_tensor(x2, "nx.matvec")
+    if x1.ndim < 2 or x2.ndim < 1:
+        raise ValueError(f"nx.matvec: expected matrices and vectors, got shapes {x1.shape} "
+                         f"and {x2.shape}")
+    return matmul(x1, _dimensions.expand_dims(x2, -1))[..., 0]
+
+
+def vecmat(x1, x2):
+    """Vector times matrix over the last axes, conj(x1) @ x2: (..., n) and (..., n, m)
+    give (..., m).
+
+    Args:
+      x1: a tensor of vectors (at least one axis), conjugated if complex.
+      x2: a tensor of matrices (at least two axes); leading axes broadcast.
+
+    Raises:
+      TypeError: an argument is not numeric.
+      ValueError: too few axes, or sizes that do not match.
+
+    >>> from rune import nx
+    >>> print(nx.vecmat(nx.array([1.0, 1.0]), nx.array([[1.0, 2.0], [3.0, 4.0]])))
+    float64 [2] [4, 6]
+    """
+    x1, x2 = as_tensor(x1, "nx.vecmat"), as_tensor(x2, "nx.vecmat")
+    if x1.ndim < 1 or x2.ndim < 2:
+        raise ValueError(f"nx.vecmat: expected vectors and matrices, got shapes {x1.shape} "
+                         f"and {x2.shape}")
+    return matmul(_dimensions.expand_dims(_conj(x1), -2), x2)[..., 0, :]
