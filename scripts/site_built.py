@@ -28,6 +28,11 @@ Each problem names the entry (its anchor) it was found in.
 
 And every API entry that a page's prose links to links back to that page
 in its "Taught on" line, which scripts/mkdocs_hooks.py writes.
+
+And each API page is one a reader can scroll: its table of contents holds
+at most MAX_CONTENTS_ENTRIES entries (rune.nx's reference as one page had
+397), and rune.nx's own page (/api/nx/) is the index of its family pages,
+holding no entry: the reference stays split by family, as numpy's is.
 """
 
 from __future__ import annotations
@@ -55,9 +60,16 @@ VOID_ELEMENTS = {"br", "hr", "img", "input", "meta", "link", "wbr", "path"}
 FENCE_TEXT = re.compile(r"(`{3,}|~{3,})")
 PROMPT = ">>>"
 ENTRY_HEADING = re.compile(r'<h[1-6] id="[^"]*" class="doc doc-heading"')
+ENTRY_ANCHOR = re.compile(r'<h[1-6] id="([^"]*)" class="doc doc-heading"')
 # What scripts/mkdocs_hooks.py writes atop an entry that pages teach.
 TAUGHT_ON = re.compile(r'<p class="rune-taught">.*?</p>', re.DOTALL)
 RUN_ON = 40  # characters of emphasis: longer is a paragraph turned bold, not a word
+# Contents entries an API page may hold: numpy's longest family page, Mathematical
+# functions, lists about 110 routines under its sub-families.
+MAX_CONTENTS_ENTRIES = 150
+# The page of rune.nx itself: an index of its family pages, not the reference at once.
+NX_INDEX = "/api/nx/"
+NX_MODULE = "rune.nx"
 
 
 class EntryReader(HTMLParser):
@@ -299,10 +311,69 @@ def check_taught_on(site: Path) -> list[str]:
     return failures
 
 
+class ContentsReader(HTMLParser):
+    """The links of a built page's table of contents (Material's secondary nav).
+
+    Material writes the table twice, in the primary nav (for small screens)
+    and in the sidebar: the first is read.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.entries: list[str] = []
+        self._depth = 0  # nav elements open inside the table of contents
+        self._read = False  # the first table has been read
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        attributes = dict(attrs)
+        classes = (attributes.get("class") or "").split()
+        if tag == "nav" and (self._depth or ("md-nav--secondary" in classes and not self._read)):
+            self._depth += 1
+        elif tag == "a" and self._depth and "md-nav__link" in classes:
+            self.entries.append(attributes.get("href") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "nav" and self._depth:
+            self._depth -= 1
+            self._read = not self._depth
+
+
+def contents_entries(html: str) -> list[str]:
+    """The anchors a built page's table of contents links to, in order."""
+    reader = ContentsReader()
+    reader.feed(html)
+    reader.close()
+    return reader.entries
+
+
+def api_pages(site: Path) -> list[tuple[str, str]]:
+    """(address, html) of every built API page."""
+    return [("/" + page.parent.relative_to(site).as_posix() + "/", page.read_text(encoding="utf-8"))
+            for page in sorted((site / API_DIRECTORY).rglob("index.html"))]
+
+
+def check_api_page_sizes(site: Path) -> list[str]:
+    """No API page is too long to scroll, and rune.nx's page is an index (see the docstring)."""
+    failures = []
+    for address, html in api_pages(site):
+        entries = contents_entries(html)
+        if len(entries) > MAX_CONTENTS_ENTRIES:
+            failures.append(f"{address}: {len(entries)} contents entries, more than "
+                            f"{MAX_CONTENTS_ENTRIES}: split the page (one page per family)")
+        if address == NX_INDEX:
+            held = [anchor for anchor in ENTRY_ANCHOR.findall(html) if anchor != NX_MODULE]
+            if held:
+                failures.append(f"{address}: holds {len(held)} API entries "
+                                f"({', '.join(held[:3])}...): rune.nx's page lists its "
+                                "families, each on a page of its own")
+    return failures
+
+
 if __name__ == "__main__":  # python scripts/site_built.py [SITE]: this check alone
     import sys
 
     site = Path(sys.argv[1] if len(sys.argv) > 1 else "site")
-    found = check_orphan_pages(site) + check_api_entries(site) + check_taught_on(site)
+    found = (check_orphan_pages(site) + check_api_entries(site) + check_taught_on(site)
+             + check_api_page_sizes(site))
     print("\n".join(found) or "no orphan page; the API pages read cleanly")
     sys.exit(1 if found else 0)

@@ -27,7 +27,9 @@ passes when:
 And without a browser, what scripts/site_built.py checks: no built page
 outside the navigation, and each entry of the API pages reads as its
 docstring was written (no `*` read as emphasis, no bogus link, no example
-split apart) and links back to the pages that link to it ("Taught on").
+split apart) and links back to the pages that link to it ("Taught on");
+no API page holds more than 150 contents entries, and rune.nx's reference
+is split into one page per family.
 
 Then the search, opened from `?q=linearize`, must list a result that mentions
 "linearize", and its index must hold no out block. Screenshots of Home,
@@ -501,6 +503,7 @@ def main(argv: list[str] | None = None) -> int:
         failures += site_built.check_orphan_pages(SITE)
         failures += site_built.check_api_entries(SITE)
         failures += site_built.check_taught_on(SITE)
+        failures += site_built.check_api_page_sizes(SITE)
         shots = [(name, viewport, dark) for name in SCREENSHOT_PAGES
                  for viewport, dark in (("desktop", False), ("desktop", True))]
         shots += [(name, "phone", dark) for name in PHONE_SCREENSHOT_PAGES

@@ -143,3 +143,36 @@ def test_an_entry_the_prose_links_to_links_back(tmp_path):
     write(tmp_path, "/api/rune/", api.format(
         taught='<p class="rune-taught">Taught on: <a href="../../derivatives/">Derivatives</a>.</p>'))
     assert site_built.check_taught_on(tmp_path) == []
+
+
+def api_page(anchors: list[str], entries: list[str] = ()) -> str:
+    """A built API page whose table of contents links to `anchors` (the second half
+    nested under the first entry), written twice as Material does (primary nav, sidebar)."""
+    def links(names):
+        return "".join(f'<li class="md-nav__item"><a href="#{name}" class="md-nav__link">{name}'
+                       "</a></li>" for name in names)
+
+    half = len(anchors) // 2
+    toc = (f'<nav class="md-nav md-nav--secondary"><ul>{links(anchors[:1])}'
+           f'<nav class="md-nav"><ul>{links(anchors[half:])}</ul></nav>'
+           f'{links(anchors[1:half])}</ul></nav>')
+    headings = "".join(f'<h3 id="{name}" class="doc doc-heading">{name}</h3>' for name in entries)
+    return (f'<html><body><nav class="md-nav md-nav--primary">{toc}</nav>'
+            f'<div class="md-sidebar">{toc}</div><article>{headings}</article></body></html>')
+
+
+def test_an_api_page_with_too_many_contents_entries_fails(tmp_path):
+    limit = site_built.MAX_CONTENTS_ENTRIES
+    write(tmp_path, "/api/rune/", api_page([f"rune.f{i}" for i in range(limit)]))
+    write(tmp_path, "/api/nx/math/", api_page([f"rune.nx.f{i}" for i in range(limit + 1)]))
+    (found,) = site_built.check_api_page_sizes(tmp_path)
+    assert found.startswith(f"/api/nx/math/: {limit + 1} contents entries, more than {limit}")
+
+
+def test_the_nx_reference_as_one_page_fails(tmp_path):
+    write(tmp_path, "/api/nx/", api_page(["rune.nx"], ["rune.nx", "rune.nx.sin", "rune.nx.cos"]))
+    (found,) = site_built.check_api_page_sizes(tmp_path)
+    assert found.startswith("/api/nx/: holds 2 API entries (rune.nx.sin, rune.nx.cos")
+    write(tmp_path, "/api/nx/", api_page(["rune.nx"], ["rune.nx"]))
+    write(tmp_path, "/api/nx/math/", api_page(["rune.nx.sin"], ["rune.nx.sin", "rune.nx.cos"]))
+    assert site_built.check_api_page_sizes(tmp_path) == []

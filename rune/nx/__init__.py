@@ -64,7 +64,8 @@ _tensor._functions["power"] = _elementwise.power
 _tensor._functions.update((name, getattr(array_api, name)) for name in (
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"))
 
-# The families in numpy's order (the API reference follows it).
+# The families: the API reference has a page for each (docs/api/nx/, in the order of numpy's
+# reference), and its build fails if one is on no page (scripts/mkdocs_hooks.py).
 _families = (dtypes, creation, *manipulation.FAMILIES, indexing, logic, *math.FAMILIES, sorting,
              statistics, sets, polynomials, linalg.products, linalg.norms, array_api)
 __all__ = ["Tensor", "TracedValueError", "fft", "linalg", "random"] + [

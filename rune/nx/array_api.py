@@ -1,4 +1,4 @@
-"""The Python Array API standard's own names: rune.nx is an array namespace.
+"""Array API standard: the standard's own names, which make rune.nx an array namespace.
 
 `t.__array_namespace__()` returns `rune.nx` itself, as numpy 2's arrays return
 `numpy`: code written against the standard (scipy with SCIPY_ARRAY_API=1,

@@ -1,4 +1,4 @@
-"""The element types: numpy's dtypes under short names.
+"""Data types: numpy's dtypes under short names.
 
 `nx.float64` is `numpy.dtype("float64")`, so tensors and numpy agree on
 types and `t.dtype == nx.float64` reads naturally. Each prints as its name
