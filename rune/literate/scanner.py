@@ -370,9 +370,10 @@ class Scanner:
             self.lines[index].number,
             f"this {fence} fence is indented {column} columns and {why}, so markdown "
             f"may show it as code or as text (CommonMark and MkDocs differ here): rune.literate "
-            f"cannot tell whether to run it. To run it, indent it as the text of its list item "
-            f"or container (4 columns past an admonition's or tab's line), after a blank line; "
-            f"to show fence syntax as text, put it inside a longer fence (````markdown)",
+            f"cannot tell whether to run it. To run it, indent it less than 4 columns past the "
+            f"text it belongs to (none at the top level, a list item's text, 4 columns past an "
+            f"admonition's or tab's line); to show fence syntax as text, put it inside a longer "
+            f"fence (````markdown)",
         )
 
     def paragraph_start(self, index: int) -> int:
