@@ -65,9 +65,10 @@ _DIRECTIVE_WORDS = frozenset(name.split()[0] for name in DIRECTIVES)
 # Lines that open a container whose content is indented (list items, mkdocs
 # admonitions and content tabs, definitions, footnotes): a fence indented
 # under one of them is still a fence.
-# A bullet alone on its line opens an item too.
+# A bullet alone on its line opens an item too, unless a blank line follows it.
 _CONTAINER_OPENER = re.compile(
     r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|!!!|\?\?\?|===|:[ \t]|\[\^)")
+_BARE_BULLET = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]*")
 _COMMENT_END_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*-->[ \t]*")
 # MyST directives whose content is markdown: a fence inside one is a fence of
 # the page. As a colon fence (`:::{note}`, its content is read line by line
@@ -342,13 +343,13 @@ class Scanner:
                 continue
             if _indent_columns(earlier) < column:
                 start = position
-                if after_blank and not _CONTAINER_OPENER.match(earlier):
+                if after_blank and not self.opens_container(position):
                     # A paragraph ended above the blank line; the container it
                     # belongs to (a list item wrapping onto lines indented less
                     # than this fence) is opened by the paragraph's first line.
                     start = self.paragraph_start(position)
                     earlier = self.lines[start].text
-                opener = _CONTAINER_OPENER.match(earlier) or self.in_glossary()
+                opener = self.opens_container(start) or self.in_glossary()
                 past = column - _indent_columns(earlier)
                 if opener and past < 8:
                     return None
@@ -375,6 +376,14 @@ class Scanner:
             f"admonition's or tab's line); to show fence syntax as text, put it inside a longer "
             f"fence (````markdown)",
         )
+
+    def opens_container(self, index: int) -> bool:
+        """Whether line ``index`` opens a container whose content is indented."""
+        text = self.lines[index].text
+        if _BARE_BULLET.fullmatch(text) and (index + 1 == len(self.lines)
+                                             or _is_blank(self.lines[index + 1].text)):
+            return False  # an empty item: an item starts with one blank line at most
+        return bool(_CONTAINER_OPENER.match(text))
 
     def paragraph_start(self, index: int) -> int:
         """The index of the first line of the paragraph holding line ``index``."""

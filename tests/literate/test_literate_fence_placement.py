@@ -52,6 +52,11 @@ def test_a_fence_under_a_bullet_with_no_text_runs(marker):
     assert codes(text) == ["print(1)\n"]
 
 
+def test_a_bullet_alone_then_a_blank_line_is_an_empty_item():
+    # CommonMark and MkDocs alike: the fence below is top-level indented code.
+    assert codes(f"-\n\n    {F}python\n    print(1)\n    {F}\n") == []
+
+
 @pytest.mark.parametrize(("text", "line"), [
     # Right under a paragraph: CommonMark reads the fence into the paragraph,
     # MkDocs shows it as code.
