@@ -70,6 +70,7 @@ _CONTAINER_OPENER = re.compile(
     r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|!!!|\?\?\?|===|:[ \t]|\[\^)")
 _BARE_BULLET = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]*")
 _COMMENT_END_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*-->[ \t]*")
+_COMMENT_END = re.compile(r".*-->[ \t]*")
 # MyST directives whose content is markdown: a fence inside one is a fence of
 # the page. As a colon fence (`:::{note}`, its content is read line by line
 # anyway) or a backtick or tilde fence (````{note}`, whose body would otherwise
@@ -336,10 +337,18 @@ class Scanner:
         if column < 4:
             return None
         after_blank = False
-        for position in range(index - 1, max(-1, index - 201), -1):
+        position, lowest = index, max(0, index - 200)
+        while position > lowest:
+            position -= 1
             earlier = self.lines[position].text
             if _is_blank(earlier):
                 after_blank = True
+                continue
+            comment = self.comment_start(position)
+            if comment is not None:
+                # A comment (a directive, a setup block) is neither text nor a
+                # container: the fence belongs to what stands above it.
+                position = comment
                 continue
             if _indent_columns(earlier) < column:
                 start = position
@@ -360,7 +369,20 @@ class Scanner:
                 if _indent_columns(earlier) > 0:
                     return f"the paragraph above it (line {start + 1}) is itself indented"
                 return _TEXT
-        return _TEXT if index < 201 else "no line in the 200 above it is indented less"
+        return _TEXT if lowest == 0 else "no line in the 200 above it is indented less"
+
+    def comment_start(self, index: int) -> int | None:
+        """The index of the line opening the HTML comment that ends on line
+        ``index``, if one does and nothing but white space stands around it."""
+        if not _COMMENT_END.fullmatch(self.lines[index].text):
+            return None
+        for position in range(index, max(-1, index - 200), -1):
+            text = self.lines[position].text
+            if _COMMENT_START.fullmatch(text):
+                return position
+            if position < index and "-->" in text:
+                return None  # the end of another comment: this -->, not one
+        return None
 
     def unclear_fence(self, index: int, opening: re.Match, why: str) -> LiterateSyntaxError:
         """The error for a python fence rune cannot place: markdown engines may

@@ -52,6 +52,19 @@ def test_a_fence_under_a_bullet_with_no_text_runs(marker):
     assert codes(text) == ["print(1)\n"]
 
 
+@pytest.mark.parametrize("between", [
+    "   <!-- literate: name first -->\n",
+    "\n   <!-- literate: name first -->\n",
+    "   <!-- a comment\n   over two lines -->\n",
+    f"   <!-- literate: setup\n   {F}python\n   x = 0\n   {F}\n   -->\n",
+])
+def test_a_fence_under_a_comment_in_a_list_item_belongs_to_the_item(between):
+    # The comment, indented less than the fence, is neither text nor a
+    # container: the fence is the item's (both engines show it as code).
+    text = f"1. Item:\n\n{between}    {F}python\n    print(1)\n    {F}\n"
+    assert codes(text) == ["print(1)\n"]
+
+
 def test_a_bullet_alone_then_a_blank_line_is_an_empty_item():
     # CommonMark and MkDocs alike: the fence below is top-level indented code.
     assert codes(f"-\n\n    {F}python\n    print(1)\n    {F}\n") == []
