@@ -247,6 +247,9 @@ class Scanner:
         # The MyST directives open at the line being read: (name, the index of a
         # backtick directive's closing fence line, or the colons closing a colon fence).
         self.containers: list[tuple[str, int | str]] = []
+        # Line index -> the line it is indented under and whether a blank line
+        # stands between (see parent_line).
+        self.parents: dict[int, tuple[int | None, bool]] = {}
 
     def error(self, line: int, message: str) -> LiterateSyntaxError:
         return LiterateSyntaxError(self.path, line, message)
@@ -336,12 +339,39 @@ class Scanner:
         column = _indent_columns(opening["indent"])
         if column < 4:
             return None
+        position, after_blank = self.parent_line(index, column)
+        if position is None:
+            return _TEXT  # indented code from the top of the page on
+        start, earlier = position, self.lines[position].text
+        if after_blank and not self.opens_container(position):
+            # A paragraph ended above the blank line; the container it
+            # belongs to (a list item wrapping onto lines indented less
+            # than this fence) is opened by the paragraph's first line.
+            start = self.paragraph_start(position)
+            earlier = self.lines[start].text
+        opener = self.opens_container(start) or self.in_glossary()
+        past = column - _indent_columns(earlier)
+        if opener and past < 8:
+            return None
+        if not after_blank:
+            return f"it follows the text at line {position + 1} with no blank line between"
+        if opener:
+            return f"it is {past} columns past the container opened at line {start + 1}"
+        if _indent_columns(earlier) > 0:
+            return f"the paragraph above it (line {start + 1}) is itself indented"
+        return _TEXT
+
+    def parent_line(self, index: int, column: int) -> tuple[int | None, bool]:
+        """The nearest line above line ``index`` (indented ``column`` columns)
+        indented less, comments left out, or None; and whether a blank line
+        stands between. Remembered per line, so that fences one under another
+        in a long list item each look up to the previous one only."""
         after_blank = False
-        position, lowest = index, max(0, index - 200)
-        while position > lowest:
+        position = index
+        while position > 0:
             position -= 1
-            earlier = self.lines[position].text
-            if _is_blank(earlier):
+            text = self.lines[position].text
+            if _is_blank(text):
                 after_blank = True
                 continue
             comment = self.comment_start(position)
@@ -350,26 +380,17 @@ class Scanner:
                 # container: the fence belongs to what stands above it.
                 position = comment
                 continue
-            if _indent_columns(earlier) < column:
-                start = position
-                if after_blank and not self.opens_container(position):
-                    # A paragraph ended above the blank line; the container it
-                    # belongs to (a list item wrapping onto lines indented less
-                    # than this fence) is opened by the paragraph's first line.
-                    start = self.paragraph_start(position)
-                    earlier = self.lines[start].text
-                opener = self.opens_container(start) or self.in_glossary()
-                past = column - _indent_columns(earlier)
-                if opener and past < 8:
-                    return None
-                if not after_blank:
-                    return f"it follows the text at line {position + 1} with no blank line between"
-                if opener:
-                    return f"it is {past} columns past the container opened at line {start + 1}"
-                if _indent_columns(earlier) > 0:
-                    return f"the paragraph above it (line {start + 1}) is itself indented"
-                return _TEXT
-        return _TEXT if lowest == 0 else "no line in the 200 above it is indented less"
+            indent = _indent_columns(text)
+            if indent < column:
+                break
+            if indent == column and position in self.parents:
+                parent, blank_above = self.parents[position]
+                position, after_blank = parent, after_blank or blank_above
+                break
+        else:
+            position = None
+        self.parents[index] = (position, after_blank)
+        return position, after_blank
 
     def comment_start(self, index: int) -> int | None:
         """The index of the line opening the HTML comment that ends on line

@@ -65,6 +65,13 @@ def test_a_fence_under_a_comment_in_a_list_item_belongs_to_the_item(between):
     assert codes(text) == ["print(1)\n"]
 
 
+def test_a_fence_far_down_a_long_list_item_runs():
+    # The item's line is 300 lines up; the scanner used to look 200 lines up
+    # only, and took the fence for indented code.
+    body = "".join(f"    Paragraph {number} of a long item.\n\n" for number in range(150))
+    assert codes(f"1. Step:\n\n{body}    {F}python\n    print(1)\n    {F}\n") == ["print(1)\n"]
+
+
 def test_a_bullet_alone_then_a_blank_line_is_an_empty_item():
     # CommonMark and MkDocs alike: the fence below is top-level indented code.
     assert codes(f"-\n\n    {F}python\n    print(1)\n    {F}\n") == []
