@@ -225,6 +225,7 @@ class IsolatedPageRunner:
             self._worker.send({"token": self._token, "text": self.page.text, "path": self.path,
                                "preludes": [[prelude.path, prelude.code]
                                             for prelude in self.page.preludes],
+                               "optionflags": self.page.optionflags,
                                "sys_path": sys.path, "timeout": self.timeout,
                                "shell_directory": self._shell_directory})
         return not self._page_over

@@ -80,7 +80,8 @@ class _PageJob:
 
         baseline = _Baseline(self.handlers)
         sys.path[:] = self.job["sys_path"]
-        page = parse_source(self.job["text"], self.job["path"])
+        # the flags the page was parsed with: its path may be relative to another directory
+        page = parse_source(self.job["text"], self.job["path"], self.job.get("optionflags"))
         page = dataclasses.replace(page, preludes=tuple(
             Prelude(path, code) for path, code in self.job.get("preludes", ())))
         blocks = page.python_blocks
