@@ -374,18 +374,19 @@ class Scanner:
             if _is_blank(text):
                 after_blank = True
                 continue
-            comment = self.comment_start(position)
-            if comment is not None:
-                # A comment (a directive, a setup block) is neither text nor a
-                # container: the fence belongs to what stands above it.
-                position = comment
-                continue
             indent = _indent_columns(text)
-            if indent < column:
-                break
             if indent == column and position in self.parents:
                 parent, blank_above = self.parents[position]
                 position, after_blank = parent, after_blank or blank_above
+                break
+            if indent >= column:
+                continue
+            # A comment (a directive, a setup block) is neither text nor a
+            # container: the fence belongs to what stands above it.
+            comment = self.comment_start(position)
+            if comment is not None:
+                position = comment
+            elif not _COMMENT_START.fullmatch(text):  # (one that ends further down)
                 break
         else:
             position = None

@@ -56,6 +56,7 @@ def test_a_fence_under_a_bullet_with_no_text_runs(marker):
     "   <!-- literate: name first -->\n",
     "\n   <!-- literate: name first -->\n",
     "   <!-- a comment\n   over two lines -->\n",
+    "   <!-- a comment\n        indented more -->\n",
     f"   <!-- literate: setup\n   {F}python\n   x = 0\n   {F}\n   -->\n",
 ])
 def test_a_fence_under_a_comment_in_a_list_item_belongs_to_the_item(between):
