@@ -13,11 +13,15 @@ import re
 from dataclasses import dataclass
 
 from .page import Fence, Line, LiterateSyntaxError, SetupBlock, TeardownBlock, split_lines
+from .session import PYCON_LANGUAGES
 
 PYTHON_LANGUAGES = frozenset({"python", "py", "python3", "py3"})
 # Fences that name a Python the runner cannot run: an error, never a silent non-test.
 UNRUNNABLE_PYTHON = frozenset({"python2", "py2", "ipython", "ipython3"})
 OUT_LANGUAGE = "out"
+# Fences that run (shell ones only after a `shell` directive, which the
+# scanner does not know of): one shown as text must be text beyond doubt.
+_RUNNABLE = PYTHON_LANGUAGES | PYCON_LANGUAGES
 BYTE_ORDER_MARK = "\ufeff"
 
 DIRECTIVE_PREFIX = "literate:"
@@ -61,8 +65,12 @@ _DIRECTIVE_WORDS = frozenset(name.split()[0] for name in DIRECTIVES)
 # Lines that open a container whose content is indented (list items, mkdocs
 # admonitions and content tabs, definitions, footnotes): a fence indented
 # under one of them is still a fence.
-_CONTAINER_OPENER = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|!!!|\?\?\?|===|:[ \t]|\[\^)")
+# A bullet alone on its line opens an item too, unless a blank line follows it.
+_CONTAINER_OPENER = re.compile(
+    r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|!!!|\?\?\?|===|:[ \t]|\[\^)")
+_BARE_BULLET = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]*")
 _COMMENT_END_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*-->[ \t]*")
+_COMMENT_END = re.compile(r".*-->[ \t]*")
 # MyST directives whose content is markdown: a fence inside one is a fence of
 # the page. As a colon fence (`:::{note}`, its content is read line by line
 # anyway) or a backtick or tilde fence (````{note}`, whose body would otherwise
@@ -216,6 +224,10 @@ def fence_language(info: str) -> str:
     return info.split(maxsplit=1)[0].lower() if info else ""
 
 
+# A fence that every markdown engine shows as text (see Scanner.shown_as_text).
+_TEXT = "text"
+
+
 def _is_blank(text: str) -> bool:
     # A line holding only block-quote markers is blank inside its quote.
     return not text.strip(" \t>")
@@ -235,6 +247,9 @@ class Scanner:
         # The MyST directives open at the line being read: (name, the index of a
         # backtick directive's closing fence line, or the colons closing a colon fence).
         self.containers: list[tuple[str, int | str]] = []
+        # Line index -> the line it is indented under and whether a blank line
+        # stands between (see parent_line).
+        self.parents: dict[int, tuple[int | None, bool]] = {}
 
     def error(self, line: int, message: str) -> LiterateSyntaxError:
         return LiterateSyntaxError(self.path, line, message)
@@ -249,7 +264,8 @@ class Scanner:
                 index += 1
                 continue
             opening = _match_fence_open(line.text)
-            if opening and not self.shown_as_text(index, opening):
+            shown_as_text = opening and self.shown_as_text(index, opening)
+            if opening and not shown_as_text:
                 if self.opens_markdown_directive(index, opening):
                     tokens.append(Other(line))
                     index += 1
@@ -258,6 +274,8 @@ class Scanner:
                 tokens.append(fence)
                 continue
             if opening:  # an indented code block: markdown shows the fence as text
+                if shown_as_text is not _TEXT and fence_language(opening["info"]) in _RUNNABLE:
+                    raise self.unclear_fence(index, opening, shown_as_text)
                 tokens.append(Other(line))
                 index = self.skip_shown_fence(index, opening)
                 continue
@@ -304,40 +322,118 @@ class Scanner:
     def in_glossary(self) -> bool:
         return bool(self.containers) and self.containers[-1][0] == _GLOSSARY
 
-    def shown_as_text(self, index: int, opening: re.Match) -> bool:
+    def shown_as_text(self, index: int, opening: re.Match) -> str | None:
         """Whether a fence indented four columns past its container is text.
 
         Markdown shows it as an indented code block (after a blank line) or as
         part of the paragraph above it, so it is not run: a fence under a list
         item, admonition or content tab only counts as indented by the
-        columns past that container's content.
+        columns past that container's content. None: it is a fence. `_TEXT`:
+        text to CommonMark and to MkDocs alike (an indented code block at the
+        top level of the page). Anything else says why the engines may
+        differ: MkDocs (Python-Markdown) shows a fence right under a paragraph
+        as code, and reads lists around indented code its own way.
         """
         if opening["quote"] or opening["bullet"]:
-            return False
+            return None
         column = _indent_columns(opening["indent"])
         if column < 4:
-            return False
+            return None
+        position, after_blank = self.parent_line(index, column)
+        if position is None:
+            return _TEXT  # indented code from the top of the page on
+        start, earlier = position, self.lines[position].text
+        if after_blank and not self.opens_container(position):
+            # A paragraph ended above the blank line; the container it
+            # belongs to (a list item wrapping onto lines indented less
+            # than this fence) is opened by the paragraph's first line.
+            start = self.paragraph_start(position)
+            earlier = self.lines[start].text
+        opener = self.opens_container(start) or self.in_glossary()
+        past = column - _indent_columns(earlier)
+        if opener and past < 8:
+            return None
+        if not after_blank:
+            return f"it follows the text at line {position + 1} with no blank line between"
+        if opener:
+            return f"it is {past} columns past the container opened at line {start + 1}"
+        if _indent_columns(earlier) > 0:
+            return f"the paragraph above it (line {start + 1}) is itself indented"
+        return _TEXT
+
+    def parent_line(self, index: int, column: int) -> tuple[int | None, bool]:
+        """The nearest line above line ``index`` (indented ``column`` columns)
+        indented less, comments left out, or None; and whether a blank line
+        stands between. Remembered per line, so that fences one under another
+        in a long list item each look up to the previous one only."""
         after_blank = False
-        for position in range(index - 1, max(-1, index - 201), -1):
-            earlier = self.lines[position].text
-            if _is_blank(earlier):
+        position = index
+        while position > 0:
+            position -= 1
+            text = self.lines[position].text
+            if _is_blank(text):
                 after_blank = True
                 continue
-            if _indent_columns(earlier) < column:
-                if after_blank and not _CONTAINER_OPENER.match(earlier):
-                    # A paragraph ended above the blank line; the container it
-                    # belongs to (a list item wrapping onto lines indented less
-                    # than this fence) is opened by the paragraph's first line.
-                    earlier = self.paragraph_start(position)
-                opener = _CONTAINER_OPENER.match(earlier) or self.in_glossary()
-                return not opener or column - _indent_columns(earlier) >= 8
-        return True
+            indent = _indent_columns(text)
+            if indent == column and position in self.parents:
+                parent, blank_above = self.parents[position]
+                position, after_blank = parent, after_blank or blank_above
+                break
+            if indent >= column:
+                continue
+            # A comment (a directive, a setup block) is neither text nor a
+            # container: the fence belongs to what stands above it.
+            comment = self.comment_start(position)
+            if comment is not None:
+                position = comment
+            elif not _COMMENT_START.fullmatch(text):  # (one that ends further down)
+                break
+        else:
+            position = None
+        self.parents[index] = (position, after_blank)
+        return position, after_blank
 
-    def paragraph_start(self, index: int) -> str:
-        """The first line of the paragraph holding line ``index``."""
+    def comment_start(self, index: int) -> int | None:
+        """The index of the line opening the HTML comment that ends on line
+        ``index``, if one does and nothing but white space stands around it."""
+        if not _COMMENT_END.fullmatch(self.lines[index].text):
+            return None
+        for position in range(index, max(-1, index - 200), -1):
+            text = self.lines[position].text
+            if _COMMENT_START.fullmatch(text):
+                return position
+            if position < index and "-->" in text:
+                return None  # the end of another comment: this -->, not one
+        return None
+
+    def unclear_fence(self, index: int, opening: re.Match, why: str) -> LiterateSyntaxError:
+        """The error for a python fence rune cannot place: markdown engines may
+        show it as code (a block a reader takes as tested) or as text."""
+        fence = opening["marker"] + opening["info"].strip()
+        column = _indent_columns(opening["indent"])
+        return self.error(
+            self.lines[index].number,
+            f"this {fence} fence is indented {column} columns and {why}, so markdown "
+            f"may show it as code or as text (CommonMark and MkDocs differ here): rune.literate "
+            f"cannot tell whether to run it. To run it, indent it less than 4 columns past the "
+            f"text it belongs to (none at the top level, a list item's text, 4 columns past an "
+            f"admonition's or tab's line); to show fence syntax as text, put it inside a longer "
+            f"fence (````markdown)",
+        )
+
+    def opens_container(self, index: int) -> bool:
+        """Whether line ``index`` opens a container whose content is indented."""
+        text = self.lines[index].text
+        if _BARE_BULLET.fullmatch(text) and (index + 1 == len(self.lines)
+                                             or _is_blank(self.lines[index + 1].text)):
+            return False  # an empty item: an item starts with one blank line at most
+        return bool(_CONTAINER_OPENER.match(text))
+
+    def paragraph_start(self, index: int) -> int:
+        """The index of the first line of the paragraph holding line ``index``."""
         while index > 0 and not _is_blank(self.lines[index - 1].text):
             index -= 1
-        return self.lines[index].text
+        return index
 
     def skip_shown_fence(self, index: int, opening: re.Match) -> int:
         """The index after a fence that markdown shows as text (or after its first line)."""

@@ -388,12 +388,17 @@ def test_an_ordinary_comment_mentioning_literate_is_not_a_directive():
     assert len(parse_page(text).python_blocks) == 1
 
 
-@pytest.mark.parametrize("text", [
-    f"Some text\n\n    {F}python\n    raise SystemExit\n    {F}\n",  # an indented code block
-    f"Some text\n        {F}python\n        raise SystemExit\n        {F}\n",  # in a paragraph
-])
-def test_an_indented_fence_that_markdown_shows_as_text_is_not_a_block(text):
+def test_an_indented_fence_that_markdown_shows_as_text_is_not_a_block():
+    text = f"Some text\n\n    {F}python\n    raise SystemExit\n    {F}\n"  # indented code
     assert parse_page(text).python_blocks == []
+
+
+def test_an_indented_fence_right_under_a_paragraph_is_an_error_not_text():
+    # CommonMark reads it into the paragraph, but MkDocs shows it as code: a
+    # block the reader takes as tested (test_literate_fence_placement.py).
+    text = f"Some text\n        {F}python\n        raise SystemExit\n        {F}\n"
+    with pytest.raises(LiterateSyntaxError, match=r"^<page>:2: .* may show it as code or as text"):
+        parse_page(text)
 
 
 def test_fences_in_list_items_and_admonitions_still_run():
