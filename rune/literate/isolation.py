@@ -22,7 +22,10 @@ reads its answers, which name the worker's pid and the page's token, so
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import json
+import pickle
 import queue
 import secrets
 import shutil
@@ -41,6 +44,9 @@ from .session import SHELL_LANGUAGES
 DEFAULT_TIMEOUT = 300.0  # seconds per block, unless --timeout or a directive says otherwise
 _START_UP_ALLOWANCE = 60.0  # seconds for a worker to start, on top of the first step's timeout
 _TEARDOWN_ALLOWANCE = 60.0  # seconds for a page's teardown blocks, at the page's end
+# The package of the page's classes: "rune.literate", or "_rune_literate" where
+# it is loaded under its private name (under pytest). The worker maps it to its own.
+_PACKAGE = __name__.rpartition(".")[0]
 
 
 class IsolatedPageRunner:
@@ -222,10 +228,8 @@ class IsolatedPageRunner:
                 self._shell_directory = tempfile.mkdtemp(prefix="literate-shell-")
             self._finalizer = weakref.finalize(self, _abandon, self._worker,
                                                self._shell_directory)
-            self._worker.send({"token": self._token, "text": self.page.text, "path": self.path,
-                               "preludes": [[prelude.path, prelude.code]
-                                            for prelude in self.page.preludes],
-                               "sys_path": sys.path, "timeout": self.timeout,
+            self._worker.send({"token": self._token, "page": _packed(self.page, self.path),
+                               "package": _PACKAGE, "sys_path": sys.path, "timeout": self.timeout,
                                "shell_directory": self._shell_directory})
         return not self._page_over
 
@@ -368,6 +372,14 @@ class IsolatedPageRunner:
                  "something before this block (a thread of an earlier block?)")
         self._ended = f"was not run because {where} ended the process running the page ({how})"
         return BlockResult(block, Outcome.NOT_RUN, self.path, reason=self._ended)
+
+
+def _packed(page: Page, path: str) -> str:
+    """The parsed page as the worker takes it, named ``path``: the worker need
+    not parse it again, and runs the very steps the parent's blocks index."""
+    if page.path != path:
+        page = dataclasses.replace(page, path=path)
+    return base64.b64encode(pickle.dumps(page, pickle.HIGHEST_PROTOCOL)).decode("ascii")
 
 
 def _how_it_ended(code: int | None) -> str:

@@ -6,8 +6,9 @@ object a line, then gives the page's blocks neither: their stdin is
 processes) goes to stderr, so nothing a block does can garble the answers.
 
 Requests: first ``{"environment", "coverage"}`` (the worker's own set-up), then
-for each page ``{"token", "text", "path", "preludes", "sys_path", "timeout",
-"shell_directory"}`` (``preludes``: [path, code] pairs; the parent makes and
+for each page ``{"token", "page", "package", "sys_path", "timeout",
+"shell_directory"}`` (``page``: the parent's parsed page, pickled, in base64,
+whose classes are those of the parent's ``package``; the parent makes and
 removes the directory its shell commands run in), ``{"run": [i, ...]}``
 for python blocks wanted, in page order (with ``"until_failure": true``, the
 blocks after a failed one in that request are not run: under pytest, blocks
@@ -25,10 +26,12 @@ nor answer for the worker.
 from __future__ import annotations
 
 import _signal
-import dataclasses
+import base64
+import io
 import json
 import linecache
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -74,15 +77,11 @@ class _PageJob:
     def run(self) -> bool:
         """Run the page's requested blocks and its teardown; whether this worker
         may run another page."""
-        from .docstrings import parse_source  # here: after main's coverage set-up, so measured
-        from .page import Prelude  # here: after main's coverage set-up, so measured
         from .runner import PageRunner  # here: after main's coverage set-up, so measured
 
         baseline = _Baseline(self.handlers)
         sys.path[:] = self.job["sys_path"]
-        page = parse_source(self.job["text"], self.job["path"])
-        page = dataclasses.replace(page, preludes=tuple(
-            Prelude(path, code) for path, code in self.job.get("preludes", ())))
+        page = _unpack_page(self.job["page"], self.job["package"])
         blocks = page.python_blocks
         timeouts = {block.line: block.timeout for block in blocks}
 
@@ -135,6 +134,27 @@ class _PageJob:
             reap_children()
             left.append(f"processes still running, now killed: {', '.join(ended)}")
         return left
+
+
+class _PageUnpickler(pickle.Unpickler):
+    """Reads the parent's parsed page (parsing it again cost as much as running
+    its blocks). Its classes are the parent's ``package``'s: this worker loads
+    its own copy of each, and nothing else but doctest's examples."""
+
+    def __init__(self, data: bytes, package: str) -> None:
+        super().__init__(io.BytesIO(data))
+        self.package = package
+
+    def find_class(self, module: str, name: str):
+        if module == self.package or module.startswith(self.package + "."):
+            module = __package__ + module[len(self.package):]
+        elif module != "doctest":
+            raise pickle.UnpicklingError(f"a page holds no {module}.{name}")
+        return super().find_class(module, name)
+
+
+def _unpack_page(packed: str, package: str):
+    return _PageUnpickler(base64.b64decode(packed), package).load()
 
 
 class _Baseline:
