@@ -161,7 +161,9 @@ class _Baseline:
     """What a page may change in the worker and the next page must not see."""
 
     def __init__(self, handlers: dict) -> None:
-        self.environment = dict(os.environ)
+        # os.environ's encoded mapping: copying and comparing it decodes nothing
+        # (the decoded copy cost a tenth of a short page's time in the worker).
+        self.environment = dict(os.environ._data)  # noqa: SLF001
         self.argv = list(sys.argv)
         self.directory = os.getcwd()
         self.hooks = (sys.stdin, sys.stdout, sys.stderr, sys.displayhook, sys.excepthook)
@@ -173,9 +175,10 @@ class _Baseline:
         self.handlers = handlers
 
     def restore(self) -> None:
-        if os.environ != self.environment:
+        if os.environ._data != self.environment:  # noqa: SLF001
             os.environ.clear()
-            os.environ.update(self.environment)
+            os.environ.update({os.environ.decodekey(key): os.environ.decodevalue(value)
+                               for key, value in self.environment.items()})
         sys.argv[:] = self.argv
         os.chdir(self.directory)
         sys.stdin, sys.stdout, sys.stderr, sys.displayhook, sys.excepthook = self.hooks
