@@ -53,10 +53,11 @@ class LiterateParser:
         self.timeout = timeout
         self.pool = pool
         self.in_process = in_process
+        self._preludes: dict = {}  # found so far, by directory: a run reads them once
 
     def __call__(self, document: Document) -> Iterator[Region]:
         page = with_preludes(parse_page(document.text, display_path(document.path, self.root)),
-                             document.path)
+                             document.path, self._preludes)
         if self.in_process:
             document.literate_runner = PageRunner(page)
         else:
