@@ -40,14 +40,13 @@ _COVERAGE_START = ("COVERAGE_PROCESS_START", "COVERAGE_PROCESS_CONFIG")
 
 # Loads rune.literate in the worker under a private name, without importing
 # the package around it (rune's engine, numpy): a page that imports rune then
-# gets it fresh, and a page of another project pays nothing for it.
+# gets it fresh, and a page of another project pays nothing for it. Nor does
+# it run the package's __init__: the worker imports only the modules it uses.
 _BOOTSTRAP = """\
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location(
     "_rune_literate", sys.argv[1], submodule_search_locations=[sys.argv[2]])
-module = importlib.util.module_from_spec(spec)
-sys.modules["_rune_literate"] = module
-spec.loader.exec_module(module)
+sys.modules["_rune_literate"] = importlib.util.module_from_spec(spec)
 import _rune_literate.worker
 _rune_literate.worker.main()
 """
