@@ -20,7 +20,8 @@ ini key it does not know, under ``strict`` or ``filterwarnings = error``):
     doctest parser, the same way: e.g. ``["mypackage"]``. Skipped when pytest's
     own ``--doctest-modules`` is on, so no example is collected twice.
 ``doctest_optionflags``
-    doctest option flags for those examples, e.g. ``["ELLIPSIS"]``.
+    doctest option flags for those examples and for the pages' ``pycon``
+    sessions (doctest's file-wide form), e.g. ``["ELLIPSIS"]``.
 
 The older form, the ini keys ``literate_paths``, ``literate_docstring_paths``
 and ``literate_doctest_optionflags``, still works.
@@ -79,7 +80,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type="args",
         default=[],
         help="the older form of [tool.rune-literate] doctest_optionflags: doctest option "
-        "flags for docstring examples, e.g. ELLIPSIS",
+        "flags for docstring examples and pages' pycon sessions, e.g. ELLIPSIS",
     )
 
 

@@ -30,11 +30,13 @@ docstring was written (no `*` read as emphasis, no bogus link, no example
 split apart) and links back to the pages that link to it ("Taught on").
 
 Then the search, opened from `?q=linearize`, must list a result that mentions
-"linearize", and its index must hold no out block. Screenshots of Home, a
-Learn page, Performance and the API reference of `rune`, in the light and
-dark palettes (and Performance on a phone), go to site-check/. Search must
-find the names "Coming from JAX, PyTorch or autograd" maps, on that page, and
-Getting started's notebook, run by nbclient, must print its out blocks.
+"linearize", and its index must hold no out block. Screenshots of Home,
+Derivatives, the pages with pictures (Reverse mode, Forward mode, vmap, How it
+works, Custom rules), Performance and the API reference of `rune`, in the light
+and dark palettes, at 1280 px and (but Derivatives and the API) at 390 px, go
+to site-check/. Search must find the names "Coming from JAX, PyTorch or
+autograd" maps, on that page, and Getting started's notebook, run by
+nbclient, must print its out blocks.
 Exits 1 with a line per failure.
 
 Chromium is driven through the DevTools protocol over a pipe
@@ -74,9 +76,12 @@ SITE = ROOT / "site"
 SEARCH_TERM = "linearize"
 # Pages photographed when they exist: docs/<name>.md -> <name>-light.png and
 # <name>-dark.png (a / in the name becomes -).
-SCREENSHOT_PAGES = ("index", "derivatives", "performance", "api/rune")
-# ... and on a phone: <name>-phone-light.png.
-PHONE_SCREENSHOT_PAGES = ("performance",)
+SCREENSHOT_PAGES = ("index", "derivatives", "reverse-mode", "forward-mode", "vmap",
+                    "how-it-works", "custom-rules", "performance", "api/rune")
+# ... and on a phone, in both palettes: <name>-phone-light.png, <name>-phone-dark.png.
+# Home, and the pages whose pictures are drawn from the engine's data (issue 29).
+PHONE_SCREENSHOT_PAGES = ("index", "reverse-mode", "forward-mode", "vmap", "how-it-works",
+                          "custom-rules", "performance")
 # Seconds for a page to load and draw its diagrams (generous: a loaded 2-core
 # machine is slow; a page that loads sooner does not wait).
 PAGE_TIMEOUT = 60.0
@@ -498,7 +503,8 @@ def main(argv: list[str] | None = None) -> int:
         failures += site_built.check_taught_on(SITE)
         shots = [(name, viewport, dark) for name in SCREENSHOT_PAGES
                  for viewport, dark in (("desktop", False), ("desktop", True))]
-        shots += [(name, "phone", False) for name in PHONE_SCREENSHOT_PAGES]
+        shots += [(name, "phone", dark) for name in PHONE_SCREENSHOT_PAGES
+                  for dark in (False, True)]
         for name, viewport, dark in shots:
             markdown = DOCS / f"{name}.md"
             if markdown.exists():

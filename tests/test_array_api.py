@@ -109,6 +109,26 @@ def test_a_tensor_is_its_own_asarray_whatever_copy_says():
     assert nx.asarray(t, copy=False) is t and nx.asarray(t) is t
 
 
+# ------------------------------------------------------------ in-place operators
+
+
+@pytest.mark.parametrize("operator, dtype", [
+    *[(op, "float64") for op in ("+=", "-=", "*=", "/=", "//=", "%=", "**=", "@=")],
+    *[(op, "int64") for op in ("&=", "|=", "^=", "<<=", ">>=")],
+])
+def test_in_place_operators_rebind_the_name_and_never_change_the_tensor(operator, dtype):
+    # The standard's x += y on an immutable tensor: x names a new tensor, as in JAX;
+    # another name for the old one, and the numpy array it was made from, keep their values.
+    source = np.array([1, 2, 3], dtype=dtype)
+    x = nx.asarray(source)
+    alias = x
+    namespace = {"x": x, "y": nx.asarray(np.array([2, 1, 1], dtype=dtype))}
+    exec(f"x {operator} y", namespace)
+    assert namespace["x"] is not alias
+    np.testing.assert_array_equal(alias, [1, 2, 3])
+    np.testing.assert_array_equal(source, [1, 2, 3])
+
+
 # ------------------------------------------------------------ data types
 
 
@@ -320,8 +340,10 @@ def test_from_dlpack_names_what_it_cannot_read():
 
 def test_dlpack_round_trips_with_jax():
     jnp = pytest.importorskip("jax.numpy", reason="the jax extra is not installed")
-    t = nx.from_dlpack(jnp.arange(3.0))
+    source = jnp.arange(3.0)
+    t = nx.from_dlpack(source)  # JAX's memory, not a copy
     np.testing.assert_array_equal(t, [0.0, 1.0, 2.0])
+    assert np.asarray(t._value).ctypes.data == source.unsafe_buffer_pointer()
     back = jnp.from_dlpack(nx.array([1.0, 2.0]))
     np.testing.assert_array_equal(np.asarray(back), [1.0, 2.0])
 

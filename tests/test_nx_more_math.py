@@ -1,5 +1,5 @@
 """The elementwise functions and reductions numpy programs reach for beyond the
-basics (rune/nx/more_math.py, differences.py, averages.py): values and dtypes
+basics (now in rune/nx/math/, statistics.py and linalg/products.py): values and dtypes
 against numpy, the kinks and special points, vmap against a loop, jit, errors.
 Their derivatives of order 2 are in the census sweep (tests/sweep.py)."""
 

@@ -1,5 +1,5 @@
-"""Issue 14's shapes and building names (rune/nx/stacking.py and
-rearranging.py; one-argument where, einsum's sublists, Tensor.ravel): each
+"""Issue 14's shapes and building names (now in rune/nx/manipulation/, linalg/products.py,
+creation.py and indexing.py; one-argument where, einsum's sublists, Tensor.ravel): each
 against numpy over several shapes and dtypes, under jit and vmap. Their
 order-2 derivatives run in the census sweep (tests/sweep.py)."""
 

@@ -37,16 +37,26 @@ from .settings import SettingsError, read_table
 _DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def parse_source(text: str, path: str) -> Page:
-    """A markdown page, or for a path ending in ``.py`` the module's docstring examples."""
-    return parse_module_page(text, path) if path.endswith(".py") else parse_page(text, path)
+def parse_source(text: str, path: str, optionflags: int | None = None) -> Page:
+    """A markdown page, or for a path ending in ``.py`` the module's docstring examples.
+
+    ``optionflags``: a page's doctest flags for its pycon sessions; None reads
+    the ones configured above ``path`` (a module's examples always read them).
+    """
+    if path.endswith(".py"):
+        return parse_module_page(text, path)
+    if optionflags is None:
+        optionflags = configured_optionflags(path)
+    return parse_page(text, path, optionflags)
 
 
 def read_source(path, display_path: str | None = None) -> Page:
-    """Read the page or module at ``path`` (UTF-8, line endings kept) and parse it."""
+    """Read the page or module at ``path`` (UTF-8, line endings kept) and parse it,
+    with the doctest flags configured above ``path``."""
     check_path("read_source", path)
     with open(path, encoding="utf-8", newline="") as file:
-        return parse_source(file.read(), display_path or str(path))
+        text = file.read()
+    return parse_source(text, display_path or str(path), configured_optionflags(str(path)))
 
 
 def parse_module_page(text: str, path: str) -> Page:
@@ -81,10 +91,10 @@ def parse_module_page(text: str, path: str) -> Page:
 
 def configured_optionflags(path: str) -> int:
     """The doctest flags configured nearest above ``path``, as the pytest plugin
-    applies them to docstring examples: ``doctest_optionflags`` of a
-    ``[tool.rune-literate]`` table, or ``literate_doctest_optionflags`` of the
-    first of pytest.ini, .pytest.ini, pyproject.toml, tox.ini, setup.cfg
-    holding a pytest section.
+    applies them to docstring examples and to pages' pycon sessions:
+    ``doctest_optionflags`` of a ``[tool.rune-literate]`` table, or
+    ``literate_doctest_optionflags`` of the first of pytest.ini, .pytest.ini,
+    pyproject.toml, tox.ini, setup.cfg holding a pytest section.
 
     Raises:
       LiterateSyntaxError: a name there is not a doctest flag, or the table is malformed.

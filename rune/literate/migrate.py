@@ -282,8 +282,10 @@ def _myst_code_block(lines: list[str], fence: Fence) -> list[str] | None:
 
 # --- phmdoctest and phmutest ------------------------------------------------------------
 
+# phmdoctest's <!--phmdoctest-NAME-->, phmutest's <!--phmutest-NAME-->; a NAME such as
+# mark.skipif<3.8 holds a '<' (so that it is refused by name, not left as a comment)
 PHM_DIRECTIVE = re.compile(
-    r"^(?P<indent>[ \t]*)<!--+\s*phm(?:doc)?test-(?P<name>[\w.-]+)"
+    r"^(?P<indent>[ \t]*)<!--+\s*phm(?:doc|u)?test-(?P<name>[\w.<-]+)"
     r"(?:\s+(?P<argument>.*?))?\s*--+>\s*$")
 PHM_NO_OPS = {"setup", "teardown", "share-names", "share-across-files", "setup-across-files"}
 OUTPUT_INFO = {"", "expected-output", "text"}

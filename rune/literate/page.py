@@ -210,6 +210,9 @@ class Page:
       preludes: the ``literate_prelude.py`` files that run before its first
         block, the outermost first (`rune.literate.prelude`); none unless
         the page was read from a file with them.
+      optionflags: the doctest flags configured for its pycon sessions
+        (``doctest_optionflags``), doctest's file-wide form; each example's
+        own directives change them for that example.
 
     >>> from rune.literate import parse_page
     >>> page = parse_page("Text.\n\n```python\nx = 1\n```\n", "intro.md")
@@ -223,6 +226,7 @@ class Page:
     timeout: float | None = None
     fresh_process: bool = False
     preludes: tuple[Prelude, ...] = ()
+    optionflags: int = 0  # doctest's file-wide flags for its pycon sessions
 
     @property
     def python_blocks(self) -> list[PythonBlock]:

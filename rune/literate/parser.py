@@ -60,9 +60,10 @@ from .session import (
 class _Assembler:
     """Second pass: attach out blocks and directives to python blocks."""
 
-    def __init__(self, tokens: list, path: str) -> None:
+    def __init__(self, tokens: list, path: str, optionflags: int = 0) -> None:
         self.tokens = tokens
         self.path = path
+        self.optionflags = optionflags  # doctest's file-wide flags, for pycon sessions
         self.pending: list[Directive] = []  # directives waiting for the next python block
         self.skip_start: int | None = None  # line of an open `skip start`
         self.page_timeout: Directive | None = None
@@ -295,7 +296,8 @@ class _Assembler:
             return None
         prompt, _ = prompts_for(fence.language)
         try:
-            examples, stray = parse_session(fence.body_lines, *prompts_for(fence.language))
+            examples, stray = parse_session(fence.body_lines, *prompts_for(fence.language),
+                                            optionflags=self.optionflags)
         except SessionSyntaxError as error:
             raise self.error(fence.line + 1 + error.index,
                              f"doctest cannot read this line of the {fence.language} session "
@@ -336,12 +338,15 @@ def _describe(token: object) -> str:
     return f"a {token.marker}{token.language} block at line {token.line}"
 
 
-def parse_page(text: str, path: str = "<page>") -> Page:
+def parse_page(text: str, path: str = "<page>", optionflags: int = 0) -> Page:
     r"""Parse markdown ``text`` into a [`Page`][rune.literate.Page].
 
     Args:
       text: the page's markdown.
       path: names the page in error messages and test ids.
+      optionflags: doctest flags for every example of its pycon sessions
+        (the configured ``doctest_optionflags``, which ``check``, ``promote``
+        and the pytest plugin read).
 
     Raises:
       LiterateSyntaxError: naming the line of the first problem: an
@@ -360,11 +365,11 @@ def parse_page(text: str, path: str = "<page>") -> Page:
     """
     require_text("parse_page", text=text, path=path)
     tokens = Scanner(text, path).tokens()
-    assembler = _Assembler(tokens, path)
+    assembler = _Assembler(tokens, path, optionflags)
     steps = tuple(assembler.steps())
     timeout = assembler.page_timeout.seconds if assembler.page_timeout else None
     return Page(path=path, text=text, steps=steps, timeout=timeout,
-                fresh_process=assembler.fresh_process)
+                fresh_process=assembler.fresh_process, optionflags=optionflags)
 
 
 def read_page(path: str | Path) -> Page:

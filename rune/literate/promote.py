@@ -41,7 +41,7 @@ from .parser import (
     split_lines,
 )
 from .runner import PROMOTABLE, BlockResult, PageRunner  # noqa: F401 -- PageRunner: doctests
-from .docstrings import parse_source
+from .docstrings import configured_optionflags, parse_source
 from .prelude import with_preludes
 from .session import parse_session, want_span
 
@@ -414,7 +414,7 @@ def _longest_fence_line(output: str, fence_char: str) -> int:
 
 def _verify(page: Page, text: str, results: list[BlockResult]) -> None:
     """Check that the promoted page parses and now expects exactly what was printed."""
-    new_blocks = parse_source(text, page.path).python_blocks
+    new_blocks = parse_source(text, page.path, page.optionflags).python_blocks
     if len(new_blocks) != len(results):
         raise PromoteError(
             f"{page.path}: promote would change the number of python blocks "
@@ -489,7 +489,7 @@ def promote_page(
     except UnicodeDecodeError as error:
         return PromotedPage(name, "", "", error=f"{name}: not UTF-8 text: {error}")
     try:
-        page = with_preludes(parse_source(text, name), path)
+        page = with_preludes(parse_source(text, name, configured_optionflags(str(path))), path)
     except LiterateSyntaxError as error:
         return PromotedPage(name, text, text, error=str(error))
     results = IsolatedPageRunner(page, timeout=timeout, on_step=on_step, pool=pool).run_all()

@@ -40,7 +40,8 @@ class LiterateCollector:
         or glob patterns, relative to the rootdir.
       docstring_paths: Python modules whose docstring examples are tested,
         named the same way (a directory: every ``*.py`` below).
-      optionflags: names of doctest option flags for those examples.
+      optionflags: names of doctest option flags for those examples and for
+        the pages' pycon sessions.
 
     Raises:
       pytest.UsageError: an option flag is not one of doctest's.
@@ -91,7 +92,8 @@ class LiterateCollector:
         if self._pages is None:
             # Under a debugger, blocks run in this process, where it can see their frames.
             debugging = bool(config.getoption("usepdb", False) or config.getoption("trace", False))
-            parser = LiterateParser(root=config.rootpath, pool=self.pool, in_process=debugging)
+            parser = LiterateParser(root=config.rootpath, pool=self.pool, in_process=debugging,
+                                    optionflags=self.optionflags)
             self._pages = LiterateSybil(parsers=[parser], name="literate")
         return self._pages
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from sybil import Document, Example, Region, Sybil
 
+from .docstrings import configured_optionflags
 from .isolation import DEFAULT_TIMEOUT, IsolatedPageRunner, WorkerPool
 from .parser import PythonBlock, parse_page
 from .prelude import with_preludes
@@ -43,21 +44,27 @@ class LiterateParser:
     the [`WorkerPool`][rune.literate.WorkerPool] lending workers to pages
     (default: one of the parser's own). With ``in_process`` the blocks run in
     this process instead ([`PageRunner`][rune.literate.PageRunner]), as under
-    ``pytest --pdb``, so that a debugger sees their frames. Parsing raises
+    ``pytest --pdb``, so that a debugger sees their frames. ``optionflags``: the
+    doctest flags of the pages' pycon sessions (None: those configured above
+    each page, as ``check`` reads them). Parsing raises
     [`LiterateSyntaxError`][rune.literate.LiterateSyntaxError] for a malformed page.
     """
 
     def __init__(self, root: str | Path | None = None, timeout: float = DEFAULT_TIMEOUT,
-                 pool: WorkerPool | None = None, in_process: bool = False) -> None:
+                 pool: WorkerPool | None = None, in_process: bool = False,
+                 optionflags: int | None = None) -> None:
         self.root = root
         self.timeout = timeout
         self.pool = pool
         self.in_process = in_process
+        self.optionflags = optionflags
         self._preludes: dict = {}  # found so far, by directory: a run reads them once
 
     def __call__(self, document: Document) -> Iterator[Region]:
-        page = with_preludes(parse_page(document.text, display_path(document.path, self.root)),
-                             document.path, self._preludes)
+        flags = (configured_optionflags(document.path) if self.optionflags is None
+                 else self.optionflags)
+        page = with_preludes(parse_page(document.text, display_path(document.path, self.root),
+                                        flags), document.path, self._preludes)
         if self.in_process:
             document.literate_runner = PageRunner(page)
         else:

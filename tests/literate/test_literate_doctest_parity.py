@@ -267,3 +267,43 @@ def test_sessions_in_rune_docstrings_parse_as_doctest_parses_them():
             body = "".join(line + "\n" for line in block.fence.body_lines)
             assert [e.source for e in block.session] == [
                 e.source for e in doctest.DocTestParser().get_examples(textwrap.dedent(body))]
+
+
+# Pages: the configured flags are doctest's file-wide form for a page's pycon
+# sessions too, as pytest's doctest_optionflags is for --doctest-glob's files and
+# `python -m doctest -o FLAG` for a text file.
+PAGE_SESSION = (">>> print('took 0.25 s')\ntook ... s\n"
+                ">>> print('a   b')  # doctest: +NORMALIZE_WHITESPACE\na b\n")
+
+
+def _page_project(tmp_path, flags):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "page.md").write_text(f"# Timing\n\n{F}pycon\n{PAGE_SESSION}{F}\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.rune-literate]\npaths = ["docs"]\n'
+        f"doctest_optionflags = {flags!r}\n".replace("'", '"'))
+
+
+@pytest.mark.parametrize("flags", [["ELLIPSIS"], []])
+def test_the_configured_flags_are_the_file_wide_flags_of_a_page_s_sessions(tmp_path, flags):
+    _page_project(tmp_path, flags)
+    expected = doctest_verdict(PAGE_SESSION, doctest.ELLIPSIS if flags else 0)
+    assert expected is bool(flags)
+    names = {entry.name for entry in importlib.metadata.entry_points(group="pytest11")}
+    plugin = [] if "rune_literate" in names else ["-p", "rune_literate_pytest"]
+    pytest_run = _run(tmp_path, "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                      *plugin, "docs/page.md")
+    assert " passed" in pytest_run.stdout or " failed" in pytest_run.stdout, pytest_run.stdout
+    assert (pytest_run.returncode == 0) is expected, pytest_run.stdout
+    check = _run(tmp_path, "rune.literate", "check", "-q", "docs/page.md")
+    assert (check.returncode == 0) is expected, check.stdout + check.stderr
+    promote = _run(tmp_path, "rune.literate", "promote", "--check", "-q", "docs/page.md")
+    assert (promote.returncode == 0) is expected, promote.stdout + promote.stderr
+
+
+def test_an_example_s_own_directive_overrides_the_file_wide_flag(tmp_path):
+    session = ">>> print('took 0.25 s')  # doctest: -ELLIPSIS\ntook ... s\n"
+    assert not doctest_verdict(session, doctest.ELLIPSIS)
+    page = parse_page(f"{F}pycon\n{session}{F}\n", "page.md", optionflags=doctest.ELLIPSIS)
+    [result] = PageRunner(page).run_all()
+    assert result.failed

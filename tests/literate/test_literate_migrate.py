@@ -73,6 +73,13 @@ def test_the_migrated_page_passes_check_and_promote_adds_nothing(
     assert main(["promote", "--check", "-q", "page.md"]) == 0, capsys.readouterr().out
 
 
+def test_phmutest_directives_convert_as_phmdoctest_s(fixtures_dir):
+    # phmutest spells phmdoctest's directives <!--phmutest-skip-->, <!--phmutest-label NAME-->...
+    page = read(fixtures_dir, "phmdoctest", "page.md").replace("<!--phmdoctest-", "<!--phmutest-")
+    assert "<!--phmutest-skip-->" in page
+    assert migrate_text(page, "phmutest") == read(fixtures_dir, "phmdoctest", "expected.md")
+
+
 @pytest.mark.parametrize("tool", ["sybil", "phmdoctest", "pytest-examples"])
 def test_unmigrated_pages_do_not_pass_check(fixtures_dir, tmp_path, monkeypatch, tool):
     # Without migrate, rune runs the skipped blocks or misses the outputs.
@@ -112,6 +119,10 @@ def test_a_mktestdocs_block_that_prints_gets_its_out_block_from_promote(tmp_path
      "the fence option 'fixture:tmp_path' has no rune equivalent"),
     ("phmdoctest", "<!--phmdoctest-mark.slow-->\n```python\npass\n```\n", 1,
      "the directive <!--phmdoctest-mark.slow--> has no rune equivalent"),
+    ("phmdoctest", "<!--phmdoctest-mark.skipif<3.8-->\n```python\npass\n```\n", 1,
+     "the directive <!--phmdoctest-mark.skipif<3.8--> has no rune equivalent"),
+    ("phmutest", "<!--phmutest-mark.skipif<3.8-->\n```python\npass\n```\n", 1,
+     "the directive <!--phmutest-mark.skipif<3.8--> has no rune equivalent"),
     ("phmdoctest", "```python\nimport time\ntime.sleep(60)  # <-\n```\n", 3,
      "phmdoctest's inline annotations"),
     ("phmdoctest", "```python\n# phmdoctest:omit\nwhile True:\n    pass\n```\n", 2,
