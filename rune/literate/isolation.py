@@ -105,6 +105,9 @@ class IsolatedPageRunner:
         # its failure cancels), and answers not yet taken (blocks run ahead).
         self._pending: dict[int, list[int]] = {}
         self._answers: dict[int, dict] = {}
+        # The last request asked for the page's last block, which ends the page in
+        # the worker unless a failure stops the request first: no "end" to send.
+        self._end_asked = False
         # Made here, not in the worker: a worker killed at a timeout cannot remove it.
         self._shell_directory: str | None = None
 
@@ -195,7 +198,8 @@ class IsolatedPageRunner:
             worker.stop(grace)
             _remove(self._shell_directory)
             return
-        worker.send({"end": True})
+        if not self._end_asked:
+            worker.send({"end": True})
         ended = self._await("ended", None)
         if isinstance(ended, dict):
             self._pool_of_page().add_coverage(ended.get("coverage"))
@@ -230,14 +234,20 @@ class IsolatedPageRunner:
                                                self._shell_directory)
             self._worker.send({"token": self._token, "page": _packed(self.page, self.path),
                                "package": _PACKAGE, "sys_path": sys.path, "timeout": self.timeout,
-                               "shell_directory": self._shell_directory})
+                               "shell_directory": self._shell_directory},
+                              flush=False)  # sent with the first request, which follows
         return not self._page_over
 
     def _request(self, indices: list[int], until_failure: bool) -> None:
         """Ask the worker for these blocks; each waits for its answer in ``_pending``
         (in the order the answers come) with the blocks after it in the request
-        that a failure of it cancels."""
-        self._worker.send({"run": indices, "until_failure": until_failure})
+        that a failure of it cancels. A request for the page's last block also
+        ends the page: the worker ends it at once, and its "ended" is there by
+        the time the page's last test asks (each wait for the other process
+        costs more CPU than the message itself)."""
+        self._end_asked = bool(indices) and indices[-1] == len(self._index) - 1
+        self._worker.send({"run": indices, "until_failure": until_failure,
+                           "end": self._end_asked})
         for position, index in enumerate(indices):
             self._pending[index] = indices[position + 1:] if until_failure else []
 
@@ -274,6 +284,8 @@ class IsolatedPageRunner:
             if Outcome[answer["outcome"]] not in (Outcome.PASSED, Outcome.SKIPPED):
                 for later in cancelled:  # the worker stopped that request at this failure
                     self._pending.pop(later, None)
+                if len(self._index) - 1 in cancelled:  # ... before the end it asked for
+                    self._end_asked = False
             self._answers[answer["result"]] = answer
         return None
 

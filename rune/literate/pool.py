@@ -82,10 +82,13 @@ class Worker:
         self._stopped = False
         self.send({"environment": kept, "coverage": coverage})
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict, flush: bool = True) -> None:
+        """Write a request; with ``flush`` False it waits in the buffer for the
+        next request, so that the worker wakes once for both."""
         try:
             self.process.stdin.write(json.dumps(message) + "\n")
-            self.process.stdin.flush()
+            if flush:
+                self.process.stdin.flush()
         except (OSError, ValueError):
             pass  # the worker is gone: its end of the answers says how
 

@@ -12,7 +12,8 @@ whose classes are those of the parent's ``package``; the parent makes and
 removes the directory its shell commands run in), ``{"run": [i, ...]}``
 for python blocks wanted, in page order (with ``"until_failure": true``, the
 blocks after a failed one in that request are not run: under pytest, blocks
-are asked for ahead of the tests), and ``{"end": true}``. Answers,
+are asked for ahead of the tests; with ``"end": true``, the page ends
+after the request, unless a failure stopped it first), and ``{"end": true}``. Answers,
 each with the worker's ``pid`` and the page's ``token``:
 ``{"start": line, "timeout": seconds}`` before each step runs (so the parent
 can time it and name it), ``{"result": i, ...}`` when block ``i`` is judged,
@@ -94,9 +95,10 @@ class _PageJob:
         ended = False
         for request in iter(self.requests.readline, ""):
             message = json.loads(request)
-            if "end" in message:
+            if "run" not in message:  # {"end": true}
                 ended = True
                 break
+            whole = True  # every block of the request ran (or the last one failed)
             for index in message["run"]:
                 result = runner.run_block(blocks[index])
                 if os.getpid() != self.me:  # a forked child came back here: it has no say
@@ -106,7 +108,12 @@ class _PageJob:
                     "traceback": result.traceback, "notes": result.notes, "reason": result.reason,
                 })
                 if result.failed and message.get("until_failure"):
-                    break  # pytest may stop here (-x): the blocks run ahead wait to be asked again
+                    # pytest may stop here (-x): the blocks run ahead wait to be asked again
+                    whole = index == message["run"][-1]
+                    break
+            if message.get("end") and whole:  # it asked for the page's last block: no more come
+                ended = True
+                break
         runner.finish()  # teardown blocks, if the page's last block was not asked for
         if os.getpid() != self.me:
             os._exit(0)
