@@ -22,7 +22,10 @@ reads its answers, which name the worker's pid and the page's token, so
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import json
+import pickle
 import queue
 import secrets
 import shutil
@@ -41,6 +44,9 @@ from .session import SHELL_LANGUAGES
 DEFAULT_TIMEOUT = 300.0  # seconds per block, unless --timeout or a directive says otherwise
 _START_UP_ALLOWANCE = 60.0  # seconds for a worker to start, on top of the first step's timeout
 _TEARDOWN_ALLOWANCE = 60.0  # seconds for a page's teardown blocks, at the page's end
+# The package of the page's classes: "rune.literate", or "_rune_literate" where
+# it is loaded under its private name (under pytest). The worker maps it to its own.
+_PACKAGE = __name__.rpartition(".")[0]
 
 
 class IsolatedPageRunner:
@@ -99,6 +105,9 @@ class IsolatedPageRunner:
         # its failure cancels), and answers not yet taken (blocks run ahead).
         self._pending: dict[int, list[int]] = {}
         self._answers: dict[int, dict] = {}
+        # The last request asked for the page's last block, which ends the page in
+        # the worker unless a failure stops the request first: no "end" to send.
+        self._end_asked = False
         # Made here, not in the worker: a worker killed at a timeout cannot remove it.
         self._shell_directory: str | None = None
 
@@ -189,7 +198,8 @@ class IsolatedPageRunner:
             worker.stop(grace)
             _remove(self._shell_directory)
             return
-        worker.send({"end": True})
+        if not self._end_asked:
+            worker.send({"end": True})
         ended = self._await("ended", None)
         if isinstance(ended, dict):
             self._pool_of_page().add_coverage(ended.get("coverage"))
@@ -222,19 +232,22 @@ class IsolatedPageRunner:
                 self._shell_directory = tempfile.mkdtemp(prefix="literate-shell-")
             self._finalizer = weakref.finalize(self, _abandon, self._worker,
                                                self._shell_directory)
-            self._worker.send({"token": self._token, "text": self.page.text, "path": self.path,
-                               "preludes": [[prelude.path, prelude.code]
-                                            for prelude in self.page.preludes],
-                               "optionflags": self.page.optionflags,
-                               "sys_path": sys.path, "timeout": self.timeout,
-                               "shell_directory": self._shell_directory})
+            self._worker.send({"token": self._token, "page": _packed(self.page, self.path),
+                               "package": _PACKAGE, "sys_path": sys.path, "timeout": self.timeout,
+                               "shell_directory": self._shell_directory},
+                              flush=False)  # sent with the first request, which follows
         return not self._page_over
 
     def _request(self, indices: list[int], until_failure: bool) -> None:
         """Ask the worker for these blocks; each waits for its answer in ``_pending``
         (in the order the answers come) with the blocks after it in the request
-        that a failure of it cancels."""
-        self._worker.send({"run": indices, "until_failure": until_failure})
+        that a failure of it cancels. A request for the page's last block also
+        ends the page: the worker ends it at once, and its "ended" is there by
+        the time the page's last test asks (each wait for the other process
+        costs more CPU than the message itself)."""
+        self._end_asked = bool(indices) and indices[-1] == len(self._index) - 1
+        self._worker.send({"run": indices, "until_failure": until_failure,
+                           "end": self._end_asked})
         for position, index in enumerate(indices):
             self._pending[index] = indices[position + 1:] if until_failure else []
 
@@ -271,6 +284,8 @@ class IsolatedPageRunner:
             if Outcome[answer["outcome"]] not in (Outcome.PASSED, Outcome.SKIPPED):
                 for later in cancelled:  # the worker stopped that request at this failure
                     self._pending.pop(later, None)
+                if len(self._index) - 1 in cancelled:  # ... before the end it asked for
+                    self._end_asked = False
             self._answers[answer["result"]] = answer
         return None
 
@@ -369,6 +384,14 @@ class IsolatedPageRunner:
                  "something before this block (a thread of an earlier block?)")
         self._ended = f"was not run because {where} ended the process running the page ({how})"
         return BlockResult(block, Outcome.NOT_RUN, self.path, reason=self._ended)
+
+
+def _packed(page: Page, path: str) -> str:
+    """The parsed page as the worker takes it, named ``path``: the worker need
+    not parse it again, and runs the very steps the parent's blocks index."""
+    if page.path != path:
+        page = dataclasses.replace(page, path=path)
+    return base64.b64encode(pickle.dumps(page, pickle.HIGHEST_PROTOCOL)).decode("ascii")
 
 
 def _how_it_ended(code: int | None) -> str:

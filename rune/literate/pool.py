@@ -40,14 +40,13 @@ _COVERAGE_START = ("COVERAGE_PROCESS_START", "COVERAGE_PROCESS_CONFIG")
 
 # Loads rune.literate in the worker under a private name, without importing
 # the package around it (rune's engine, numpy): a page that imports rune then
-# gets it fresh, and a page of another project pays nothing for it.
+# gets it fresh, and a page of another project pays nothing for it. Nor does
+# it run the package's __init__: the worker imports only the modules it uses.
 _BOOTSTRAP = """\
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location(
     "_rune_literate", sys.argv[1], submodule_search_locations=[sys.argv[2]])
-module = importlib.util.module_from_spec(spec)
-sys.modules["_rune_literate"] = module
-spec.loader.exec_module(module)
+sys.modules["_rune_literate"] = importlib.util.module_from_spec(spec)
 import _rune_literate.worker
 _rune_literate.worker.main()
 """
@@ -83,10 +82,13 @@ class Worker:
         self._stopped = False
         self.send({"environment": kept, "coverage": coverage})
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict, flush: bool = True) -> None:
+        """Write a request; with ``flush`` False it waits in the buffer for the
+        next request, so that the worker wakes once for both."""
         try:
             self.process.stdin.write(json.dumps(message) + "\n")
-            self.process.stdin.flush()
+            if flush:
+                self.process.stdin.flush()
         except (OSError, ValueError):
             pass  # the worker is gone: its end of the answers says how
 

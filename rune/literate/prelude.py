@@ -53,11 +53,22 @@ def find_preludes(page_path: str | Path) -> tuple[Prelude, ...]:
     return tuple(_read(path) for path in reversed(found))
 
 
-def with_preludes(page: Page, page_path: str | Path) -> Page:
-    """``page`` with the preludes of its directory (a docstring module takes none)."""
+def with_preludes(page: Page, page_path: str | Path,
+                  found: dict[str, tuple[Prelude, ...]] | None = None) -> Page:
+    """``page`` with the preludes of its directory (a docstring module takes none).
+
+    ``found``: the preludes found so far, by directory, for a run that reads
+    many pages (each page's search looked at every directory up to the root).
+    """
     if str(page_path).endswith(".py"):
         return page
-    preludes = find_preludes(page_path)
+    if found is None:
+        preludes = find_preludes(page_path)
+    else:
+        directory = os.path.dirname(os.path.abspath(page_path))
+        if directory not in found:
+            found[directory] = find_preludes(page_path)
+        preludes = found[directory]
     return dataclasses.replace(page, preludes=preludes) if preludes else page
 
 

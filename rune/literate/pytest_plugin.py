@@ -113,12 +113,14 @@ def collected_twice(items, root: Path) -> str | None:
     A remark after "collected N items", not an error: the project decides."""
     ours = [item for item in items if isinstance(item, (LiterateItem, DocstringItem))]
     paths = {item.path for item in ours}
-    theirs = [item for item in items if item.path in paths and item not in ours]
+    theirs = [item for item in items
+              if item.path in paths and not isinstance(item, (LiterateItem, DocstringItem))]
     if not theirs:
         return None
     pages = sorted({display_path(item.path, root) for item in theirs})
     collectors = " and ".join(sorted({_collector_name(item) for item in theirs}))
-    blocks = sum(item.path in {other.path for other in theirs} for item in ours)
+    twice = {item.path for item in theirs}
+    blocks = sum(item.path in twice for item in ours)
     return (f"rune.literate: {_count(len(pages), 'page')} {'is' if len(pages) == 1 else 'are'} "
             f"collected twice, by rune.literate and by {collectors} ({', '.join(pages)}): "
             f"{_count(blocks + len(theirs), 'test')} for {_count(blocks, 'block')}; "

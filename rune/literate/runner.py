@@ -251,6 +251,8 @@ class PageRunner:
         # have filled the namespace: `clear` goes back to it.
         self._baseline: dict | None = None
         self._positions = {id(step): index for index, step in enumerate(page.steps)}
+        blocks = page.python_blocks
+        self._last_block = blocks[-1] if blocks else None  # its end ends the page
         self._next_step = 0
         self._failed_setup: tuple[SetupBlock, str] | None = None
         self._failed_prelude: tuple[Prelude, str] | None = None
@@ -298,7 +300,7 @@ class PageRunner:
         self._next_step = max(self._next_step, position + 1)
         result = self._judge(block)
         result.notes.extend(notes)
-        if block is self.page.python_blocks[-1]:
+        if block is self._last_block:
             self._report_teardown(result, self.finish())
         return result
 
@@ -582,7 +584,8 @@ class _BlockOutput(io.TextIOBase):
         return self.printed.getvalue()
 
     def write(self, text: str) -> int:
-        target = self.late if threading.current_thread() in self._earlier else self.printed
+        late = self._earlier and threading.current_thread() in self._earlier
+        target = self.late if late else self.printed
         target.write(escape_surrogates(text))
         return len(text)
 

@@ -24,7 +24,7 @@ interpreter; it renders the session with the actual outputs, which is what
 
 from __future__ import annotations
 
-import doctest
+import functools
 import re
 import traceback
 from dataclasses import dataclass
@@ -71,6 +71,8 @@ class Example:
     @property
     def skipped(self) -> bool:
         """Whether doctest's SKIP flag is on: the example neither runs nor is promoted."""
+        import doctest  # here: a worker that runs no session never imports it (17 ms)
+
         return bool(self.optionflags & doctest.SKIP)
 
 
@@ -143,6 +145,8 @@ _DOCTEST_LINE = re.compile(r"^line (\d+) of the \w+ for \S+ ")
 
 def _parse_doctest(body_lines, optionflags: int) -> tuple[tuple[Example, ...], int | None]:
     """The examples doctest's parser finds in a pycon session."""
+    import doctest  # here: a worker that runs no session never imports it (17 ms)
+
     text = "".join(line + "\n" for line in body_lines)
     try:
         parsed = doctest.DocTestParser().get_examples(text, "session")
@@ -173,7 +177,11 @@ def _parse_doctest(body_lines, optionflags: int) -> tuple[tuple[Example, ...], i
     return (), stray
 
 
-_CHECKER = doctest.OutputChecker()
+@functools.cache
+def _checker():
+    import doctest  # here: a worker that runs no session never imports it (17 ms)
+
+    return doctest.OutputChecker()
 
 
 def judge_example(example: Example, printed: str, error: BaseException | None):
@@ -184,15 +192,17 @@ def judge_example(example: Example, printed: str, error: BaseException | None):
     header and frames lines as written and replace only the message; printed
     output before an exception is not compared, as in doctest.
     """
-    flags, want = example.optionflags, example.doctest
+    import doctest  # here: a worker that runs no session never imports it (17 ms)
+
+    flags, want, checker = example.optionflags, example.doctest, _checker()
     if error is None:
-        if _CHECKER.check_output(_as_doctest(want.want), _as_doctest(printed), flags):
+        if checker.check_output(_as_doctest(want.want), _as_doctest(printed), flags):
             return None
         return _render_doctest(printed)
     message = traceback.format_exception_only(type(error), error)[-1]
-    if _CHECKER.check_output(_as_doctest(want.exc_msg), _as_doctest(message), flags):
+    if checker.check_output(_as_doctest(want.exc_msg), _as_doctest(message), flags):
         return None
-    if flags & doctest.IGNORE_EXCEPTION_DETAIL and _CHECKER.check_output(
+    if flags & doctest.IGNORE_EXCEPTION_DETAIL and checker.check_output(
             doctest._strip_exception_details(_as_doctest(want.exc_msg)),  # noqa: SLF001
             doctest._strip_exception_details(_as_doctest(message)), flags):  # noqa: SLF001
         return None

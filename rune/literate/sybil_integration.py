@@ -58,12 +58,13 @@ class LiterateParser:
         self.pool = pool
         self.in_process = in_process
         self.optionflags = optionflags
+        self._preludes: dict = {}  # found so far, by directory: a run reads them once
 
     def __call__(self, document: Document) -> Iterator[Region]:
         flags = (configured_optionflags(document.path) if self.optionflags is None
                  else self.optionflags)
         page = with_preludes(parse_page(document.text, display_path(document.path, self.root),
-                                        flags), document.path)
+                                        flags), document.path, self._preludes)
         if self.in_process:
             document.literate_runner = PageRunner(page)
         else:

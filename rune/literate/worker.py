@@ -6,12 +6,14 @@ object a line, then gives the page's blocks neither: their stdin is
 processes) goes to stderr, so nothing a block does can garble the answers.
 
 Requests: first ``{"environment", "coverage"}`` (the worker's own set-up), then
-for each page ``{"token", "text", "path", "preludes", "sys_path", "timeout",
-"shell_directory"}`` (``preludes``: [path, code] pairs; the parent makes and
+for each page ``{"token", "page", "package", "sys_path", "timeout",
+"shell_directory"}`` (``page``: the parent's parsed page, pickled, in base64,
+whose classes are those of the parent's ``package``; the parent makes and
 removes the directory its shell commands run in), ``{"run": [i, ...]}``
 for python blocks wanted, in page order (with ``"until_failure": true``, the
 blocks after a failed one in that request are not run: under pytest, blocks
-are asked for ahead of the tests), and ``{"end": true}``. Answers,
+are asked for ahead of the tests; with ``"end": true``, the page ends
+after the request, unless a failure stopped it first), and ``{"end": true}``. Answers,
 each with the worker's ``pid`` and the page's ``token``:
 ``{"start": line, "timeout": seconds}`` before each step runs (so the parent
 can time it and name it), ``{"result": i, ...}`` when block ``i`` is judged,
@@ -25,10 +27,12 @@ nor answer for the worker.
 from __future__ import annotations
 
 import _signal
-import dataclasses
+import base64
+import io
 import json
 import linecache
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -74,16 +78,11 @@ class _PageJob:
     def run(self) -> bool:
         """Run the page's requested blocks and its teardown; whether this worker
         may run another page."""
-        from .docstrings import parse_source  # here: after main's coverage set-up, so measured
-        from .page import Prelude  # here: after main's coverage set-up, so measured
         from .runner import PageRunner  # here: after main's coverage set-up, so measured
 
         baseline = _Baseline(self.handlers)
         sys.path[:] = self.job["sys_path"]
-        # the flags the page was parsed with: its path may be relative to another directory
-        page = parse_source(self.job["text"], self.job["path"], self.job.get("optionflags"))
-        page = dataclasses.replace(page, preludes=tuple(
-            Prelude(path, code) for path, code in self.job.get("preludes", ())))
+        page = _unpack_page(self.job["page"], self.job["package"])
         blocks = page.python_blocks
         timeouts = {block.line: block.timeout for block in blocks}
 
@@ -96,9 +95,10 @@ class _PageJob:
         ended = False
         for request in iter(self.requests.readline, ""):
             message = json.loads(request)
-            if "end" in message:
+            if "run" not in message:  # {"end": true}
                 ended = True
                 break
+            whole = True  # every block of the request ran (or the last one failed)
             for index in message["run"]:
                 result = runner.run_block(blocks[index])
                 if os.getpid() != self.me:  # a forked child came back here: it has no say
@@ -108,7 +108,12 @@ class _PageJob:
                     "traceback": result.traceback, "notes": result.notes, "reason": result.reason,
                 })
                 if result.failed and message.get("until_failure"):
-                    break  # pytest may stop here (-x): the blocks run ahead wait to be asked again
+                    # pytest may stop here (-x): the blocks run ahead wait to be asked again
+                    whole = index == message["run"][-1]
+                    break
+            if message.get("end") and whole:  # it asked for the page's last block: no more come
+                ended = True
+                break
         runner.finish()  # teardown blocks, if the page's last block was not asked for
         if os.getpid() != self.me:
             os._exit(0)
@@ -138,11 +143,34 @@ class _PageJob:
         return left
 
 
+class _PageUnpickler(pickle.Unpickler):
+    """Reads the parent's parsed page (parsing it again cost as much as running
+    its blocks). Its classes are the parent's ``package``'s: this worker loads
+    its own copy of each, and nothing else but doctest's examples."""
+
+    def __init__(self, data: bytes, package: str) -> None:
+        super().__init__(io.BytesIO(data))
+        self.package = package
+
+    def find_class(self, module: str, name: str):
+        if module == self.package or module.startswith(self.package + "."):
+            module = __package__ + module[len(self.package):]
+        elif module != "doctest":
+            raise pickle.UnpicklingError(f"a page holds no {module}.{name}")
+        return super().find_class(module, name)
+
+
+def _unpack_page(packed: str, package: str):
+    return _PageUnpickler(base64.b64decode(packed), package).load()
+
+
 class _Baseline:
     """What a page may change in the worker and the next page must not see."""
 
     def __init__(self, handlers: dict) -> None:
-        self.environment = dict(os.environ)
+        # os.environ's encoded mapping: copying and comparing it decodes nothing
+        # (the decoded copy cost a tenth of a short page's time in the worker).
+        self.environment = dict(os.environ._data)  # noqa: SLF001
         self.argv = list(sys.argv)
         self.directory = os.getcwd()
         self.hooks = (sys.stdin, sys.stdout, sys.stderr, sys.displayhook, sys.excepthook)
@@ -154,9 +182,10 @@ class _Baseline:
         self.handlers = handlers
 
     def restore(self) -> None:
-        if os.environ != self.environment:
+        if os.environ._data != self.environment:  # noqa: SLF001
             os.environ.clear()
-            os.environ.update(self.environment)
+            os.environ.update({os.environ.decodekey(key): os.environ.decodevalue(value)
+                               for key, value in self.environment.items()})
         sys.argv[:] = self.argv
         os.chdir(self.directory)
         sys.stdin, sys.stdout, sys.stderr, sys.displayhook, sys.excepthook = self.hooks

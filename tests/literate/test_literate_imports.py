@@ -35,3 +35,15 @@ def test_modules_import_only_the_standard_library_and_each_other(path):
     foreign = names - set(sys.stdlib_module_names) - {"__future__", "."}
     assert foreign <= THIRD_PARTY_ALLOWED.get(path.name, set()), foreign
     assert "rune" not in names  # relative imports only: nothing of the engine
+
+
+def test_a_worker_imports_only_what_runs_its_pages():
+    # Every module a worker imports is paid by every run (doctest alone: 17 ms):
+    # not the package's __init__ and what it imports, nor doctest before a session.
+    from rune.literate import IsolatedPageRunner, parse_page
+
+    shown = ("import sys\nprint(sorted(name for name in sys.modules\n"
+             "             if 'literate' in name or name in ('doctest', 'pdb')))")
+    [result] = IsolatedPageRunner(parse_page(f"```python\n{shown}\n```\n")).run_all()
+    modules = ("compare", "page", "parser", "processes", "runner", "scanner", "session", "worker")
+    assert result.output == f"{['_rune_literate', *(f'_rune_literate.{m}' for m in modules)]}\n"

@@ -293,6 +293,25 @@ def test_without_a_project_root_a_page_takes_its_own_directory_s_prelude_alone(t
     assert prelude.code == "inner = 1\n"
 
 
+def test_a_run_looks_for_each_directory_s_preludes_once(prelude_project, monkeypatch):
+    from rune.literate import prelude
+
+    (prelude_project / "docs" / "guide" / "more.md").write_text(PRELUDE_PAGE)
+    (prelude_project / "docs" / "other").mkdir()
+    (prelude_project / "docs" / "other" / "literate_prelude.py").write_text("units = 'mm'\n")
+    (prelude_project / "docs" / "other" / "units.md").write_text(PRELUDE_PAGE)
+    searched = []
+    monkeypatch.setattr(prelude, "find_preludes",
+                        lambda path: searched.append(path) or find_preludes(path))
+    found = {}
+    pages = [prelude_project / "docs" / name for name in
+             ("guide/units.md", "guide/more.md", "other/units.md")]
+    preludes = [prelude.with_preludes(read_page(page), page, found).preludes for page in pages]
+    assert searched == [pages[0], pages[2]]
+    assert preludes[0] == preludes[1] != preludes[2]
+    assert preludes[2][-1].code == "units = 'mm'\n"
+
+
 def test_a_prelude_that_raises_fails_every_block_naming_its_line(prelude_project):
     (prelude_project / "docs" / "literate_prelude.py").write_text("x = 1\nunits = 1 / 0\n")
     page = prelude_project / "docs" / "guide" / "units.md"

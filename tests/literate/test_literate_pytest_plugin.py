@@ -199,3 +199,26 @@ def test_the_installed_plugin_can_be_turned_off_by_name(tmp_path):
     assert "docs/page.md::line:3" in run_pytest(project, "--collect-only", "-q").stdout
     result = run_pytest(project, "-p", "no:rune_literate", "--collect-only", "-q")
     assert "docs/page.md" not in result.stdout
+
+
+def test_the_collected_twice_check_looks_at_each_test_once():
+    # It runs on every collection: comparing each test with every other one
+    # made it quadratic (2,000 blocks: 2 million comparisons).
+    from rune.literate.pytest_plugin import LiterateItem, collected_twice
+
+    class Counted(LiterateItem):
+        comparisons = 0
+
+        def __eq__(self, other):
+            Counted.comparisons += 1
+            return self is other
+
+        __hash__ = object.__hash__
+
+    items = []
+    for number in range(300):
+        item = object.__new__(Counted)  # no session around it: only its path is read
+        item.path = Path(f"/project/docs/page{number}.md")
+        items.append(item)
+    assert collected_twice(items, Path("/project")) is None
+    assert Counted.comparisons == 0

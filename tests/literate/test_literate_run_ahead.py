@@ -78,6 +78,52 @@ def test_a_block_asked_for_ahead_and_never_taken_shows_nothing(tmp_path, monkeyp
         assert runner.run_block(second).outcome is Outcome.NOT_RUN
 
 
+def test_a_page_wakes_its_worker_once_to_start_and_never_to_end(tmp_path, monkeypatch):
+    # Each wait for the other process costs more CPU than the message itself (on a
+    # quiet machine, 100 us and more): the page goes out with its first request, and
+    # the request for its last block ends it, with no "end" message to wait for.
+    monkeypatch.chdir(tmp_path)
+    from rune.literate.pool import Worker
+
+    sent = []
+    send = Worker.send
+    monkeypatch.setattr(Worker, "send", lambda self, message, flush=True: (
+        sent.append((sorted(message), message.get("run"), message.get("end"), flush)),
+        send(self, message, flush)))
+    with WorkerPool() as pool:
+        runner = IsolatedPageRunner(parse_page(log_page("", "", "")), pool=pool)
+        first, second, third = runner.page.python_blocks
+        assert runner.run_block(first, [second]).outcome is Outcome.PASSED
+        assert [runner.run_block(block).outcome for block in (second, third)] == [
+            Outcome.PASSED, Outcome.PASSED]
+        worker = runner._worker
+        assert pool.acquire() is worker  # the page ended cleanly: the worker is reused
+        pool.release(worker, reusable=False)
+    page_job = sorted(["token", "page", "package", "sys_path", "timeout", "shell_directory"])
+    assert sent[1:] == [(page_job, None, None, False),  # waits for the request after it
+                        (["end", "run", "until_failure"], [0, 1], False, True),
+                        (["end", "run", "until_failure"], [2], True, True)]
+    assert logged(tmp_path) == "123"
+
+
+def test_a_failure_before_the_last_block_keeps_the_page_open_for_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with WorkerPool() as pool:
+        runner = IsolatedPageRunner(parse_page(log_page("", "1 / 0", "")), pool=pool)
+        first, second, third = runner.page.python_blocks
+        assert runner.run_block(first, [second, third]).outcome is Outcome.PASSED  # asks to end
+        assert runner.run_block(second).outcome is Outcome.RAISED  # ... and stops before
+        assert runner.run_block(third).outcome is Outcome.PASSED  # asked again: it runs
+        runner.close()
+        assert pool.acquire() is runner._worker
+        pool.release(runner._worker, reusable=False)
+    assert logged(tmp_path) == "13"
+
+
+def test_a_page_without_python_blocks_runs_and_ends():
+    assert IsolatedPageRunner(parse_page("Just text.\n")).run_all() == []
+
+
 # ------------------------------------------------------------ under pytest
 
 

@@ -261,3 +261,28 @@ def test_teardown_runs_when_the_last_block_is_deselected(project, deselect):
     result = run_pytest(project, "-v", *deselect)
     assert "line:16" not in result.stdout, result.stdout  # the last block did not run
     assert marker.exists(), result.stdout + result.stderr
+
+
+# ------------------------------------------------------------ the page sent
+
+
+def test_the_worker_gets_the_parsed_page_under_its_display_name():
+    import dataclasses
+
+    from rune.literate import isolation, parse_page, worker
+
+    parsed = parse_page(page(("print(1)", "1")) + f"\n{F}pycon\n>>> 1 + 1\n2\n{F}\n", "a.md")
+    sent = worker._unpack_page(isolation._packed(parsed, "docs/a.md"), "rune.literate")
+    assert sent == dataclasses.replace(parsed, path="docs/a.md")
+    assert sent.python_blocks[1].session[0].doctest.want == "2\n"
+
+
+def test_the_worker_unpickles_nothing_but_a_page():
+    import base64
+    import pickle
+
+    from rune.literate import worker
+
+    packed = base64.b64encode(pickle.dumps(os.system)).decode()
+    with pytest.raises(pickle.UnpicklingError, match="a page holds no"):
+        worker._unpack_page(packed, "rune.literate")
