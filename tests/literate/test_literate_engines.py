@@ -47,7 +47,9 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 @functools.cache
 def _python_markdown():
-    config = mkdocs_config.load_config(str(ROOT / "mkdocs.yml"))
+    # Only the markdown settings matter here, so without the plugins: the test
+    # extra has mkdocs and the theme but not the docs extra's mkdocstrings.
+    config = mkdocs_config.load_config(str(ROOT / "mkdocs.yml"), plugins=[])
     settings = {name: dict(value) for name, value in config.mdx_configs.items()}
     settings.setdefault("pymdownx.snippets", {})["base_path"] = [str(ROOT)]
     return list(config.markdown_extensions), settings
